@@ -1,0 +1,47 @@
+#!/usr/bin/python3
+"""utf8 adapter: CPython's strict UTF-8 codec with an error handler implementing the byte
+passthrough rule (conformance/SPEC.md, format utf8). An implementation independent of the
+reference: it establishes the golden digests of conformance/cases/utf8/.
+
+Usage: utf8_python.py FILE  -> canonical dump on stdout, exit 0.
+"""
+import codecs
+import sys
+
+
+def passthrough(error):
+    # Emit the first byte of the ill-formed span as the code unit of its value; resume after it.
+    return chr(error.object[error.start]), error.start + 1
+
+
+codecs.register_error("docconform-passthrough", passthrough)
+
+
+def utf16_units(text):
+    data = text.encode("utf-16-le", "surrogatepass")
+    return [data[i] | (data[i + 1] << 8) for i in range(0, len(data), 2)]
+
+
+def canonical_string(units):
+    out = ['"']
+    for u in units:
+        if 0x20 <= u < 0x7F and u not in (0x22, 0x5C):
+            out.append(chr(u))
+        elif u in (0x22, 0x5C):
+            out.append("\\" + chr(u))
+        else:
+            out.append("\\u%04X" % u)
+    out.append('"')
+    return "".join(out)
+
+
+def main():
+    with open(sys.argv[1], "rb") as f:
+        data = f.read()
+    units = utf16_units(data.decode("utf-8", "docconform-passthrough"))
+    sys.stdout.write("docconform-dump utf8 1\nunits %d\ntext %s\n" % (len(units), canonical_string(units)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

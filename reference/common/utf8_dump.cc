@@ -1,0 +1,18 @@
+#include "docconform/utf8_dump.h"
+
+#include "docconform/canonical.h"
+#include "docconform/utf8.h"
+
+namespace docconform {
+
+std::string utf8_dump(std::string_view bytes) {
+  const std::u16string text = decode_utf8(bytes);
+  std::string out = "docconform-dump utf8 " + std::to_string(utf8_dump_version) + "\n";
+  out += "units " + std::to_string(text.size()) + "\n";
+  out += "text ";
+  append_quoted(out, text);
+  out += '\n';
+  return out;
+}
+
+}  // namespace docconform

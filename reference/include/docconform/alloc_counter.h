@@ -1,0 +1,31 @@
+// Counting allocator hook for tests and benchmarks. Linking the docconform::alloc_hook library
+// replaces the global operator new/delete with versions that count allocations and bytes by
+// size class. Counters live in per-thread slots (no global lock); a snapshot sums the slots.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+namespace docconform {
+
+struct AllocStats {
+  static constexpr std::size_t classes = 4;  // <=32, <=64, <=256, larger
+  std::array<std::uint64_t, classes> count{};
+  std::array<std::uint64_t, classes> bytes{};
+
+  std::uint64_t total_count() const noexcept;
+  std::uint64_t total_bytes() const noexcept;
+  AllocStats operator-(const AllocStats& earlier) const noexcept;
+};
+
+// The size class of an allocation of n bytes: 0 (<=32), 1 (<=64), 2 (<=256), 3 (larger).
+std::size_t alloc_size_class(std::size_t n) noexcept;
+
+// True when the hook is linked into this program; otherwise snapshots are all zero.
+bool alloc_hook_installed() noexcept;
+
+// Sum of every thread's counters since the program started.
+AllocStats alloc_snapshot() noexcept;
+
+}  // namespace docconform

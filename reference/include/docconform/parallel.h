@@ -1,0 +1,24 @@
+// The worker pool of the parallel loaders: jobs are taken from a shared atomic counter, so
+// jobs of unequal size balance without a scheduler. The first exception thrown by any job is
+// rethrown on the caller after every thread has joined; later jobs are not started once a job
+// has failed. Zero or one job, or a cap of one, runs as a plain serial loop on the caller.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+
+namespace docconform {
+
+// Hardware threads, at least 1.
+unsigned hardware_threads() noexcept;
+
+// Threads that parallel_for would use: min(jobs, cap, hardware threads); cap 0 = auto.
+unsigned planned_threads(std::size_t jobs, unsigned cap) noexcept;
+
+// Runs job(i) for every i in [0, jobs). The calling thread is one of the workers.
+// job receives the job index and the worker index (0 .. planned_threads-1), so a job can
+// use per-worker state (an arena, a zip handle) without locking.
+void parallel_for(std::size_t jobs, unsigned cap,
+                  const std::function<void(std::size_t job, unsigned worker)>& job);
+
+}  // namespace docconform

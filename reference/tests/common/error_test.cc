@@ -1,0 +1,29 @@
+#include "docconform/error.h"
+
+#include <gtest/gtest.h>
+
+namespace docconform {
+namespace {
+
+TEST(Error, MessageNamesFilePartOffsetAndKind) {
+  const Error e(ErrorKind::format, {"book.xlsx", "xl/worksheets/sheet1.xml", 1234}, "expected '>'");
+  EXPECT_STREQ(e.what(), "book.xlsx: xl/worksheets/sheet1.xml: offset 1234: format error: expected '>'");
+  EXPECT_EQ(e.kind(), ErrorKind::format);
+  EXPECT_EQ(e.context().offset, 1234U);
+}
+
+TEST(Error, WithoutContextOnlyKindAndMessage) {
+  const Error e(ErrorKind::limit, {}, "too deep");
+  EXPECT_STREQ(e.what(), "limit error: too deep");
+}
+
+TEST(Error, WithFileFillsOnlyWhatIsMissing) {
+  const Error inner(ErrorKind::range, {"", "", 7}, "past end");
+  const Error outer = inner.with_file("a.pdf").with_part("object 12");
+  EXPECT_STREQ(outer.what(), "a.pdf: object 12: offset 7: range error: past end");
+  const Error again = outer.with_file("other.pdf");
+  EXPECT_EQ(again.context().file, "a.pdf");
+}
+
+}  // namespace
+}  // namespace docconform

@@ -1,0 +1,57 @@
+#include "cli_util.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "docconform/error.h"
+
+namespace docconform::cli {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(ErrorKind::io, {path, "", std::nullopt}, std::string("cannot open: ") + std::strerror(errno));
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) throw Error(ErrorKind::io, {path, "", std::nullopt}, "read failed");
+  return std::move(buffer).str();
+}
+
+void write_file(const std::string& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw Error(ErrorKind::io, {path, "", std::nullopt}, std::string("cannot create: ") + std::strerror(errno));
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (!out) throw Error(ErrorKind::io, {path, "", std::nullopt}, "write failed");
+}
+
+std::string parse_hex_bytes(const std::string& text) {
+  std::string digits;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '0' && i + 1 < text.size() && (text[i + 1] == 'x' || text[i + 1] == 'X')) {
+      if (digits.size() % 2 != 0) throw Error(ErrorKind::usage, {}, "odd number of hex digits before 0x");
+      ++i;
+      continue;
+    }
+    if (std::isxdigit(static_cast<unsigned char>(c))) {
+      digits += c;
+    } else if (c != ' ' && c != ',' && c != ':' && c != '\n' && c != '\t') {
+      throw Error(ErrorKind::usage, {}, std::string("not a hex digit: '") + c + "'");
+    }
+  }
+  if (digits.size() % 2 != 0) throw Error(ErrorKind::usage, {}, "odd number of hex digits");
+  std::string bytes;
+  for (std::size_t i = 0; i < digits.size(); i += 2) {
+    bytes += static_cast<char>(std::stoi(digits.substr(i, 2), nullptr, 16));
+  }
+  return bytes;
+}
+
+std::string default_root() {
+  if (const char* env = std::getenv("DOCCONFORM_ROOT"); env != nullptr && *env != '\0') return env;
+  return DOCCONFORM_SOURCE_DIR;
+}
+
+}  // namespace docconform::cli

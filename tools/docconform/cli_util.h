@@ -1,0 +1,19 @@
+// Small helpers shared by the subcommands.
+#pragma once
+
+#include <string>
+
+namespace docconform::cli {
+
+// Reads a whole file; throws docconform::Error naming the path on failure.
+std::string read_file(const std::string& path);
+void write_file(const std::string& path, const std::string& bytes);
+
+// Parses "C3 28", "c328" or "0xC3,0x28" into bytes; throws Error(usage) on bad digits.
+std::string parse_hex_bytes(const std::string& text);
+
+// The repository root (for conformance/ and golden/): --root, else $DOCCONFORM_ROOT, else the
+// source tree the binary was built from.
+std::string default_root();
+
+}  // namespace docconform::cli

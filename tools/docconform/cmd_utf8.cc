@@ -1,0 +1,66 @@
+#include <iostream>
+#include <memory>
+
+#include "cli_util.h"
+#include "commands.h"
+#include "docconform/sha256.h"
+#include "docconform/utf8.h"
+#include "docconform/utf8_dump.h"
+
+namespace docconform::cli {
+namespace {
+
+struct Utf8Options {
+  std::string file;
+  std::string hex;
+  bool dump = false;
+};
+
+std::string input_bytes(const Utf8Options& options) {
+  if (!options.hex.empty()) return parse_hex_bytes(options.hex);
+  return read_file(options.file);
+}
+
+void print_units(const std::u16string& text) {
+  static constexpr char digits[] = "0123456789ABCDEF";
+  std::string line;
+  for (const char16_t unit : text) {
+    if (!line.empty()) line += ' ';
+    line += "U+";
+    for (int shift = 12; shift >= 0; shift -= 4) line += digits[(unit >> shift) & 0xF];
+  }
+  std::cout << line << "\n";
+}
+
+}  // namespace
+
+void add_utf8_commands(CommandGroups& groups) {
+  auto options = std::make_shared<Utf8Options>();
+  auto* utf8 = groups.app.add_subcommand(
+      "utf8", "Decode bytes with the UTF-8 passthrough decoder and print the UTF-16 code units");
+  auto* file = utf8->add_option("file", options->file, "File whose bytes to decode");
+  auto* hex = utf8->add_option("--hex", options->hex, "Bytes as hex instead of a file, e.g. \"C3 28\"");
+  file->excludes(hex);
+  utf8->add_flag("--dump", options->dump, "Print the canonical dump instead of code units");
+  utf8->callback([options] {
+    if (options->file.empty() && options->hex.empty()) throw CLI::RequiredError("file or --hex");
+    const std::string bytes = input_bytes(*options);
+    if (options->dump) {
+      std::cout << utf8_dump(bytes);
+    } else {
+      print_units(decode_utf8(bytes));
+    }
+  });
+
+  auto dump_file = std::make_shared<std::string>();
+  auto* dump = groups.dump.add_subcommand("utf8", "Canonical dump of a file decoded as UTF-8 with passthrough");
+  dump->add_option("file", *dump_file, "Input file")->required();
+  dump->callback([dump_file] { std::cout << utf8_dump(read_file(*dump_file)); });
+
+  auto digest_file = std::make_shared<std::string>();
+  auto* digest = groups.digest.add_subcommand("utf8", "SHA-256 of the utf8 canonical dump of a file");
+  digest->add_option("file", *digest_file, "Input file")->required();
+  digest->callback([digest_file] { std::cout << sha256_hex(utf8_dump(read_file(*digest_file))) << "\n"; });
+}
+
+}  // namespace docconform::cli

@@ -1,0 +1,20 @@
+// Subcommand registration: each component adds its commands to the shared command groups.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace docconform::cli {
+
+struct CommandGroups {
+  CLI::App& app;
+  CLI::App& dump;    // dump <format> FILE: the canonical dump on stdout
+  CLI::App& digest;  // digest <format> FILE: SHA-256 of the canonical dump
+  CLI::App& gen;     // gen <format> ...: deterministic synthetic inputs
+  CLI::App& bench;   // bench <format> ...: measurements, --json for machines
+};
+
+void add_version_commands(CommandGroups& groups);
+void add_utf8_commands(CommandGroups& groups);
+void add_golden_commands(CommandGroups& groups);
+
+}  // namespace docconform::cli

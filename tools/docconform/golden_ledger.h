@@ -1,0 +1,22 @@
+// The golden ledger: golden/<format>.sha256 holds one line per conformance case,
+// "<case file>  sha256:<hex>" for a case that must load, or "<case file>  rejected" for one
+// that must be refused. golden/<format>/<case>.dump holds the readable dump for diffs.
+#pragma once
+
+#include <map>
+#include <string>
+
+namespace docconform::cli {
+
+struct GoldenLedger {
+  std::string header;                         // the comment lines, kept verbatim
+  std::map<std::string, std::string> entries;  // case file name -> "sha256:<hex>" or "rejected"
+};
+
+GoldenLedger read_ledger(const std::string& path);  // missing file = empty ledger
+void write_ledger(const std::string& path, const GoldenLedger& ledger);
+
+// A case's verdict from its name: 'y' must accept, 'n' must reject, 'i' implementation-defined.
+char case_verdict(const std::string& case_name);
+
+}  // namespace docconform::cli

@@ -1,0 +1,54 @@
+// docconform: one CLI for dumps, digests, generators, benchmarks and the conformance suite.
+#include <cstdio>
+#include <iostream>
+
+#include "commands.h"
+#include "docconform/error.h"
+
+namespace {
+
+// Exit statuses follow the adapter protocol (conformance/SPEC.md): 1 = input rejected.
+int exit_status(docconform::ErrorKind kind) {
+  switch (kind) {
+    case docconform::ErrorKind::format:
+    case docconform::ErrorKind::limit:
+    case docconform::ErrorKind::range: return 1;
+    case docconform::ErrorKind::unsupported: return 2;
+    case docconform::ErrorKind::io: return 74;
+    case docconform::ErrorKind::usage: return 64;
+  }
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"docconform: conformance suite and reference implementation for XLSX, PDF and BIFF8 SST"};
+  app.require_subcommand(1);
+  app.fallthrough();
+  auto* dump = app.add_subcommand("dump", "Print the canonical dump of a file (conformance/SPEC.md)");
+  auto* digest = app.add_subcommand("digest", "Print the SHA-256 of a file's canonical dump");
+  auto* gen = app.add_subcommand("gen", "Write deterministic synthetic inputs");
+  auto* bench = app.add_subcommand("bench", "Measure speed, kernel calls and allocations");
+  for (auto* group : {dump, digest, gen, bench}) group->require_subcommand(1);
+
+  docconform::cli::CommandGroups groups{app, *dump, *digest, *gen, *bench};
+  docconform::cli::add_version_commands(groups);
+  docconform::cli::add_utf8_commands(groups);
+  docconform::cli::add_golden_commands(groups);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const docconform::Error& e) {
+    std::fflush(stdout);
+    std::cerr << "docconform: " << e.what() << "\n";
+    return exit_status(e.kind());
+  } catch (const std::exception& e) {
+    std::fflush(stdout);
+    std::cerr << "docconform: internal error: " << e.what() << "\n";
+    return 70;
+  }
+  return 0;
+}
