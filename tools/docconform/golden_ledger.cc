@@ -39,6 +39,30 @@ void write_ledger(const std::string& path, const GoldenLedger& ledger) {
   write_file(path, text);
 }
 
+std::string golden_dump_path(const std::string& root, const std::string& format, const std::string& case_name) {
+  return root + "/golden/" + format + "/" + case_name + ".dump";
+}
+
+std::string dump_diff(const std::string& expected, const std::string& actual) {
+  std::istringstream a(expected);
+  std::istringstream b(actual);
+  std::string la;
+  std::string lb;
+  std::string diff;
+  int shown = 0;
+  for (std::size_t line = 1; shown < 20; ++line) {
+    const bool more_a = static_cast<bool>(std::getline(a, la));
+    const bool more_b = static_cast<bool>(std::getline(b, lb));
+    if (!more_a && !more_b) break;
+    if (more_a && more_b && la == lb) continue;
+    diff += "    line " + std::to_string(line) + ":\n";
+    if (more_a) diff += "    - " + la + "\n";
+    if (more_b) diff += "    + " + lb + "\n";
+    ++shown;
+  }
+  return diff;
+}
+
 char case_verdict(const std::string& case_name) {
   if (case_name.size() >= 2 && case_name[1] == '_' &&
       (case_name[0] == 'y' || case_name[0] == 'n' || case_name[0] == 'i')) {

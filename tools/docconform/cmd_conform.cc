@@ -1,0 +1,61 @@
+// conform run: every implementation (adapter) on every case, classified, reported, gated.
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <unistd.h>
+
+#include "cli_util.h"
+#include "commands.h"
+#include "conform_report.h"
+#include "conform_runner.h"
+
+namespace docconform::cli {
+namespace {
+
+struct ConformOptions {
+  RunOptions run;
+  std::string json;
+  std::string junit;
+  std::string html;
+  std::string markdown;
+};
+
+std::string self_path() {
+  std::error_code ec;
+  const auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? "docconform" : path.string();
+}
+
+}  // namespace
+
+void add_conform_commands(CommandGroups& groups) {
+  auto options = std::make_shared<ConformOptions>();
+  options->run.root = default_root();
+  auto* conform = groups.app.add_subcommand("conform", "Run the conformance suite over implementations");
+  conform->require_subcommand(1);
+  auto* run = conform->add_subcommand("run", "Run cases through adapters, compare with golden/, report and gate");
+  run->add_option("--root", options->run.root, "Repository root holding conformance/ and golden/")->capture_default_str();
+  run->add_option("--format", options->run.formats, "Only these formats (repeatable)");
+  run->add_option("--impl", options->run.impls, "Only these implementations (repeatable; see conformance/adapters/ADAPTERS.tsv)");
+  run->add_option("--cases", options->run.case_glob, "Only cases matching this glob on <format>/<case file>");
+  run->add_option("--jobs,-j", options->run.jobs, "Parallel runs (0 = hardware threads)")->capture_default_str();
+  run->add_option("--timeout", options->run.limits.timeout_s, "Seconds per run before it is killed")->capture_default_str();
+  run->add_option("--memory-mb", options->run.limits.memory_mb, "Address-space cap per run in MiB")->capture_default_str();
+  run->add_option("--json", options->json, "Write the JSON report here");
+  run->add_option("--junit", options->junit, "Write a JUnit XML report here");
+  run->add_option("--html", options->html, "Write the results matrix as HTML here");
+  run->add_option("--markdown", options->markdown, "Write the results matrix as Markdown here");
+  run->add_flag("!--no-progress", options->run.progress, "Do not show progress on stderr");
+  run->callback([options] {
+    options->run.docconform_binary = self_path();
+    const RunReport report = run_conformance(options->run);
+    print_summary(report, options->run.root);
+    if (!options->json.empty()) write_file(options->json, report_json(report));
+    if (!options->junit.empty()) write_file(options->junit, report_junit(report));
+    if (!options->html.empty()) write_file(options->html, report_html(report));
+    if (!options->markdown.empty()) write_file(options->markdown, report_markdown(report));
+    if (report.gate_failed()) throw CLI::RuntimeError(1);
+  });
+}
+
+}  // namespace docconform::cli

@@ -1,0 +1,99 @@
+#include "conform_adapters.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "docconform/error.h"
+
+namespace docconform::cli {
+namespace {
+
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  std::string part;
+  std::istringstream in(text);
+  while (std::getline(in, part, separator)) {
+    if (!part.empty()) parts.push_back(part);
+  }
+  return parts;
+}
+
+void replace_all(std::string& text, const std::string& from, const std::string& to) {
+  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+    text.replace(at, from.size(), to);
+  }
+}
+
+bool on_path(const std::string& program) {
+  if (program.find('/') != std::string::npos) return access(program.c_str(), X_OK) == 0;
+  const char* path = std::getenv("PATH");
+  for (const auto& dir : split(path != nullptr ? path : "", ':')) {
+    if (access((dir + "/" + program).c_str(), X_OK) == 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool Adapter::reads(const std::string& format) const {
+  return std::find(formats.begin(), formats.end(), "*") != formats.end() ||
+         std::find(formats.begin(), formats.end(), format) != formats.end();
+}
+
+std::vector<Adapter> read_adapters(const std::string& manifest_path) {
+  std::ifstream in(manifest_path);
+  if (!in) throw Error(ErrorKind::io, {manifest_path, "", std::nullopt}, "cannot open the adapter manifest");
+  std::vector<Adapter> adapters;
+  std::string line;
+  std::size_t number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> fields;
+    std::istringstream row(line);
+    std::string field;
+    while (std::getline(row, field, '\t')) fields.push_back(field);
+    if (fields.size() != 6) {
+      throw Error(ErrorKind::format, {manifest_path, "line " + std::to_string(number), std::nullopt},
+                  "expected 6 tab-separated fields: name formats kind gate requires command");
+    }
+    Adapter adapter;
+    adapter.name = fields[0];
+    adapter.formats = split(fields[1], ',');
+    adapter.kind = fields[2];
+    adapter.gated = fields[3] == "gate";
+    if (fields[4] != "-") adapter.requires_ = split(fields[4], ',');
+    adapter.command = fields[5];
+    adapters.push_back(std::move(adapter));
+  }
+  return adapters;
+}
+
+std::string missing_requirement(const Adapter& adapter, const std::string& root) {
+  for (std::string need : adapter.requires_) {
+    replace_all(need, "{root}", root);
+    const bool is_file = need.find('/') != std::string::npos && need.back() != '/';
+    if (is_file ? !std::filesystem::exists(need) : !on_path(need)) return need;
+  }
+  return "";
+}
+
+std::vector<std::string> adapter_argv(const Adapter& adapter, const std::string& format, const std::string& input,
+                                      const std::string& root, const std::string& docconform_binary) {
+  std::vector<std::string> argv;
+  for (std::string word : split(adapter.command, ' ')) {
+    replace_all(word, "{input}", input);
+    replace_all(word, "{format}", format);
+    replace_all(word, "{root}", root);
+    replace_all(word, "{docconform}", docconform_binary);
+    argv.push_back(word);
+  }
+  return argv;
+}
+
+}  // namespace docconform::cli

@@ -1,0 +1,30 @@
+// The implementations the conformance runner knows, read from conformance/adapters/ADAPTERS.tsv.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace docconform::cli {
+
+struct Adapter {
+  std::string name;                  // "reference" is the in-process reference implementation
+  std::vector<std::string> formats;  // formats it reads; "*" = every registered format
+  std::string kind;                  // reference | independent | third-party
+  bool gated = false;                // a run fails when a gated implementation misses its expectations
+  std::vector<std::string> requires_;  // programs or files that must exist for it to run
+  std::string command;               // with {input}, {format}, {root}, {docconform} placeholders
+
+  bool in_process() const { return command == "in-process"; }
+  bool reads(const std::string& format) const;
+};
+
+std::vector<Adapter> read_adapters(const std::string& manifest_path);
+
+// Why an adapter cannot run here ("" when it can): the first missing requirement.
+std::string missing_requirement(const Adapter& adapter, const std::string& root);
+
+// The argv of an adapter run on one case.
+std::vector<std::string> adapter_argv(const Adapter& adapter, const std::string& format, const std::string& input,
+                                      const std::string& root, const std::string& docconform_binary);
+
+}  // namespace docconform::cli

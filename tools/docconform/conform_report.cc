@@ -1,0 +1,376 @@
+#include "conform_report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "cli_util.h"
+#include "golden_ledger.h"
+
+namespace docconform::cli {
+namespace {
+
+std::string case_key(const CaseFile& c) { return c.format + "/" + c.name; }
+
+std::string fixed(double value, int digits) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", digits, value);
+  return buffer;
+}
+
+std::string xml_escape(const std::string& text) {
+  std::string out;
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    switch (ch) {
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '&': out += "&amp;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default:
+        if (c < 0x20 && ch != '\n' && ch != '\t') {
+          out += '?';  // XML 1.0 has no form for most controls
+        } else {
+          out += ch;
+        }
+    }
+  }
+  return out;
+}
+
+struct Speed {
+  double median_s = 0;
+  double total_s = 0;
+  std::size_t cases = 0;
+};
+
+// impl -> format -> timing over the cases it accepted or rejected (crashes and timeouts excluded).
+std::map<std::string, std::map<std::string, Speed>> speed_table(const RunReport& report) {
+  std::map<std::string, std::map<std::string, std::vector<double>>> times;
+  for (const auto& r : report.results) {
+    if (r.status == Status::crash || r.status == Status::timeout || r.status == Status::unsupported) continue;
+    times[r.impl][r.case_file->format].push_back(r.seconds);
+  }
+  std::map<std::string, std::map<std::string, Speed>> table;
+  for (auto& [impl, formats] : times) {
+    for (auto& [format, list] : formats) {
+      std::sort(list.begin(), list.end());
+      Speed s;
+      s.cases = list.size();
+      s.median_s = list.size() % 2 ? list[list.size() / 2] : (list[list.size() / 2 - 1] + list[list.size() / 2]) / 2;
+      for (double t : list) s.total_s += t;
+      table[impl][format] = s;
+    }
+  }
+  return table;
+}
+
+std::map<std::string, std::map<std::string, std::size_t>> status_counts(const RunReport& report) {
+  std::map<std::string, std::map<std::string, std::size_t>> counts;
+  for (const auto& r : report.results) ++counts[r.impl][to_string(r.status)];
+  return counts;
+}
+
+const char* status_color(const Result& r) {
+  switch (r.status) {
+    case Status::pass: return "#2e9d4f";
+    case Status::rejected_as_expected: return "#62b37a";
+    case Status::accepted: return r.golden_match ? "#a6d8a8" : "#f2d45c";
+    case Status::rejected: return "#9cc3e6";
+    case Status::unsupported: return "#d9d9d9";
+    case Status::wrong_result: return "#d9453a";
+    case Status::rejected_must_accept: return "#f08a24";
+    case Status::accepted_must_reject: return "#9b59b6";
+    case Status::crash: return "#222222";
+    case Status::timeout: return "#6d6d6d";
+    case Status::no_golden: return "#f4a6c0";
+  }
+  return "#ffffff";
+}
+
+const char* status_mark(const Result& r) {
+  switch (r.status) {
+    case Status::pass: return "ok";
+    case Status::rejected_as_expected: return "rej-ok";
+    case Status::accepted: return r.golden_match ? "acc=ref" : "acc";
+    case Status::rejected: return "rej";
+    case Status::unsupported: return "unsup";
+    case Status::wrong_result: return "WRONG";
+    case Status::rejected_must_accept: return "REJECTED";
+    case Status::accepted_must_reject: return "ACCEPTED";
+    case Status::crash: return "CRASH";
+    case Status::timeout: return "TIMEOUT";
+    case Status::no_golden: return "NO-GOLDEN";
+  }
+  return "?";
+}
+
+// Results indexed by case then impl, for the matrices.
+std::map<std::string, std::map<std::string, const Result*>> matrix(const RunReport& report) {
+  std::map<std::string, std::map<std::string, const Result*>> rows;
+  for (const auto& r : report.results) rows[case_key(*r.case_file)][r.impl] = &r;
+  return rows;
+}
+
+// Horizontal bar chart of total time per implementation and format, log scale, drawn as SVG.
+std::string speed_svg(const RunReport& report) {
+  const auto table = speed_table(report);
+  std::vector<std::tuple<std::string, std::string, double>> bars;  // format, impl, total
+  std::set<std::string> formats;
+  for (const auto& [impl, per_format] : table) {
+    for (const auto& [format, s] : per_format) formats.insert(format);
+  }
+  for (const auto& format : formats) {
+    for (const auto& [impl, per_format] : table) {
+      const auto it = per_format.find(format);
+      if (it != per_format.end()) bars.emplace_back(format, impl, std::max(it->second.total_s, 1e-6));
+    }
+  }
+  double lo = 1e-6;
+  double hi = 1e-3;
+  for (const auto& b : bars) hi = std::max(hi, std::get<2>(b));
+  lo = std::pow(10.0, std::floor(std::log10(std::max(lo, std::min(hi / 1e6, 1e-4)))));
+  const double log_lo = std::log10(lo);
+  const double log_hi = std::ceil(std::log10(hi));
+  const int label_w = 260;
+  const int plot_w = 520;
+  const int bar_h = 16;
+  const int height = static_cast<int>(bars.size()) * (bar_h + 4) + 50;
+  std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"speed-chart\" width=\"" +
+                    std::to_string(label_w + plot_w + 90) + "\" height=\"" + std::to_string(height) +
+                    "\" font-family=\"sans-serif\" font-size=\"11\">\n";
+  for (double decade = log_lo; decade <= log_hi; decade += 1) {
+    const double x = label_w + (decade - log_lo) / (log_hi - log_lo) * plot_w;
+    svg += "<line x1=\"" + fixed(x, 1) + "\" y1=\"10\" x2=\"" + fixed(x, 1) + "\" y2=\"" + std::to_string(height - 30) +
+           "\" stroke=\"#ddd\"/>\n<text x=\"" + fixed(x, 1) + "\" y=\"" + std::to_string(height - 16) +
+           "\" text-anchor=\"middle\">1e" + std::to_string(static_cast<int>(decade)) + " s</text>\n";
+  }
+  int y = 10;
+  for (const auto& [format, impl, total] : bars) {
+    const double w = std::max(1.0, (std::log10(total) - log_lo) / (log_hi - log_lo) * plot_w);
+    svg += "<text x=\"" + std::to_string(label_w - 6) + "\" y=\"" + std::to_string(y + 12) + "\" text-anchor=\"end\">" +
+           xml_escape(format + " · " + impl) + "</text>\n";
+    svg += "<rect class=\"bar\" data-impl=\"" + xml_escape(impl) + "\" data-format=\"" + xml_escape(format) +
+           "\" data-total-s=\"" + fixed(total, 6) + "\" x=\"" + std::to_string(label_w) + "\" y=\"" + std::to_string(y) +
+           "\" width=\"" + fixed(w, 1) + "\" height=\"" + std::to_string(bar_h) + "\" fill=\"" +
+           (impl.rfind("reference", 0) == 0 ? "#2e6da4" : "#c77c2e") + "\"/>\n";
+    svg += "<text x=\"" + fixed(label_w + w + 4, 1) + "\" y=\"" + std::to_string(y + 12) + "\">" + fixed(total, 4) +
+           " s</text>\n";
+    y += bar_h + 4;
+  }
+  svg += "</svg>\n";
+  return svg;
+}
+
+}  // namespace
+
+void print_summary(const RunReport& report, const std::string& root) {
+  for (const auto& [impl, missing] : report.skipped) {
+    std::cout << "skipped " << impl << ": requires " << missing << "\n";
+  }
+  std::size_t shown = 0;
+  for (const auto& r : report.results) {
+    if (r.expected || shown >= 30) continue;
+    ++shown;
+    std::cout << "UNEXPECTED " << r.impl << " " << case_key(*r.case_file) << ": " << to_string(r.status)
+              << (r.detail.empty() ? "" : " (" + r.detail + ")") << "\n";
+    const std::string golden = golden_dump_path(root, r.case_file->format, r.case_file->name);
+    if (r.status == Status::wrong_result && std::filesystem::exists(golden)) {
+      std::cout << dump_diff(read_file(golden), r.dump);
+    }
+  }
+  const auto counts = status_counts(report);
+  for (const auto& impl : report.impls) {
+    std::size_t ok = 0;
+    std::size_t failed = 0;
+    std::size_t unexpected = 0;
+    for (const auto& r : report.results) {
+      if (r.impl != impl.name) continue;
+      (is_failure(r.status) ? failed : ok) += 1;
+      unexpected += r.expected ? 0 : 1;
+    }
+    std::cout << "  " << impl.name << (impl.gated ? " [gated]" : "") << ": " << ok << " ok, " << failed
+              << " failing";
+    if (impl.gated) std::cout << ", " << unexpected << " unexpected";
+    std::cout << "  (";
+    bool first = true;
+    for (const auto& [status, n] : counts.at(impl.name)) {
+      std::cout << (first ? "" : ", ") << status << " " << n;
+      first = false;
+    }
+    std::cout << ")\n";
+  }
+  std::size_t unexpected = 0;
+  for (const auto& r : report.results) unexpected += r.expected ? 0 : 1;
+  std::cout << "conform: " << report.cases.size() << " cases x " << report.impls.size() << " implementations: "
+            << (report.results.size() - unexpected) << " passed, " << unexpected << " failed\n";
+}
+
+std::string report_json(const RunReport& report) {
+  nlohmann::ordered_json j;
+  j["version"] = 1;
+  j["implementations"] = nlohmann::json::array();
+  for (const auto& impl : report.impls) {
+    j["implementations"].push_back({{"name", impl.name}, {"kind", impl.kind}, {"gated", impl.gated}, {"formats", impl.formats}});
+  }
+  j["skipped"] = nlohmann::json::array();
+  for (const auto& [impl, missing] : report.skipped) j["skipped"].push_back({{"impl", impl}, {"requires", missing}});
+  j["results"] = nlohmann::json::array();
+  for (const auto& r : report.results) {
+    j["results"].push_back({{"case", case_key(*r.case_file)},
+                            {"format", r.case_file->format},
+                            {"impl", r.impl},
+                            {"verdict", std::string(1, r.case_file->verdict)},
+                            {"status", to_string(r.status)},
+                            {"golden_match", r.golden_match},
+                            {"expected", r.expected},
+                            {"seconds", r.seconds},
+                            {"digest", r.digest},
+                            {"detail", r.detail}});
+  }
+  for (const auto& [impl, counts] : status_counts(report)) j["summary"][impl] = counts;
+  for (const auto& [impl, per_format] : speed_table(report)) {
+    for (const auto& [format, s] : per_format) {
+      j["speed"][impl][format] = {{"median_s", s.median_s}, {"total_s", s.total_s}, {"cases", s.cases}};
+    }
+  }
+  return j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+std::string report_junit(const RunReport& report) {
+  std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"docconform\">\n";
+  for (const auto& impl : report.impls) {
+    std::size_t tests = 0;
+    std::size_t failures = 0;
+    std::string body;
+    for (const auto& r : report.results) {
+      if (r.impl != impl.name) continue;
+      ++tests;
+      body += "  <testcase classname=\"" + xml_escape(impl.name + "." + r.case_file->format) + "\" name=\"" +
+              xml_escape(r.case_file->name) + "\" time=\"" + fixed(r.seconds, 6) + "\">";
+      const bool fails = impl.gated ? !r.expected : is_failure(r.status);
+      if (fails) {
+        ++failures;
+        body += "<failure type=\"" + std::string(to_string(r.status)) + "\" message=\"" + xml_escape(r.detail) + "\"/>";
+      } else if (r.status == Status::unsupported) {
+        body += "<skipped message=\"unsupported\"/>";
+      }
+      body += "</testcase>\n";
+    }
+    xml += " <testsuite name=\"" + xml_escape(impl.name) + "\" tests=\"" + std::to_string(tests) + "\" failures=\"" +
+           std::to_string(failures) + "\">\n" + body + " </testsuite>\n";
+  }
+  xml += "</testsuites>\n";
+  return xml;
+}
+
+std::string report_markdown(const RunReport& report) {
+  std::string md = "# docconform conformance results\n\n";
+  md += std::to_string(report.cases.size()) + " cases, " + std::to_string(report.impls.size()) +
+        " implementations. Marks: ok = golden dump, rej-ok = rejected a must-reject case, acc=ref / acc = "
+        "accepted an implementation-defined case with / without the reference's dump, rej = rejected it, WRONG = "
+        "different dump, REJECTED = rejected a must-accept case, ACCEPTED = accepted a must-reject case.\n\n";
+  md += "## Summary\n\n| implementation | kind | ok | failing | statuses |\n|---|---|---:|---:|---|\n";
+  const auto counts = status_counts(report);
+  for (const auto& impl : report.impls) {
+    std::size_t ok = 0;
+    std::size_t failed = 0;
+    for (const auto& r : report.results) {
+      if (r.impl == impl.name) (is_failure(r.status) ? failed : ok) += 1;
+    }
+    std::string statuses;
+    for (const auto& [status, n] : counts.count(impl.name) ? counts.at(impl.name) : std::map<std::string, std::size_t>{}) {
+      statuses += (statuses.empty() ? "" : ", ") + status + " " + std::to_string(n);
+    }
+    md += "| " + impl.name + " | " + impl.kind + " | " + std::to_string(ok) + " | " + std::to_string(failed) + " | " +
+          statuses + " |\n";
+  }
+  md += "\n## Speed (median and total seconds per case set, one run)\n\n| implementation | format | cases | median s | total s |\n|---|---|---:|---:|---:|\n";
+  for (const auto& [impl, per_format] : speed_table(report)) {
+    for (const auto& [format, s] : per_format) {
+      md += "| " + impl + " | " + format + " | " + std::to_string(s.cases) + " | " + fixed(s.median_s, 4) + " | " +
+            fixed(s.total_s, 3) + " |\n";
+    }
+  }
+  md += "\n## Matrix\n\n| case |";
+  for (const auto& impl : report.impls) md += " " + impl.name + " |";
+  md += "\n|---|";
+  for (std::size_t i = 0; i < report.impls.size(); ++i) md += "---|";
+  md += "\n";
+  for (const auto& [key, row] : matrix(report)) {
+    md += "| " + key + " |";
+    for (const auto& impl : report.impls) {
+      const auto it = row.find(impl.name);
+      md += std::string(" ") + (it == row.end() ? "" : status_mark(*it->second)) + " |";
+    }
+    md += "\n";
+  }
+  return md;
+}
+
+std::string report_html(const RunReport& report) {
+  std::string html =
+      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>docconform conformance results</title>\n"
+      "<style>body{font-family:sans-serif;margin:1.5em}table{border-collapse:collapse;font-size:12px}"
+      "td,th{border:1px solid #ccc;padding:2px 6px}th{background:#f3f3f3;position:sticky;top:0}"
+      "td.s{color:#fff;text-align:center;min-width:4.5em}td.num{text-align:right}.legend span{display:inline-block;"
+      "padding:2px 6px;margin:2px;color:#fff}</style></head><body>\n<h1>docconform conformance results</h1>\n";
+  html += "<p id=\"totals\" data-cases=\"" + std::to_string(report.cases.size()) + "\" data-impls=\"" +
+          std::to_string(report.impls.size()) + "\" data-results=\"" + std::to_string(report.results.size()) + "\">" +
+          std::to_string(report.cases.size()) + " cases, " + std::to_string(report.impls.size()) + " implementations, " +
+          std::to_string(report.results.size()) + " results.</p>\n";
+  html += "<h2>Summary</h2>\n<table id=\"summary\"><tr><th>implementation</th><th>kind</th><th>ok</th><th>failing</th><th>statuses</th></tr>\n";
+  const auto counts = status_counts(report);
+  for (const auto& impl : report.impls) {
+    std::size_t ok = 0;
+    std::size_t failed = 0;
+    for (const auto& r : report.results) {
+      if (r.impl == impl.name) (is_failure(r.status) ? failed : ok) += 1;
+    }
+    std::string statuses;
+    if (counts.count(impl.name)) {
+      for (const auto& [status, n] : counts.at(impl.name)) statuses += (statuses.empty() ? "" : ", ") + status + " " + std::to_string(n);
+    }
+    html += "<tr data-impl=\"" + xml_escape(impl.name) + "\"><td>" + xml_escape(impl.name) + "</td><td>" + impl.kind +
+            "</td><td class=\"num ok\">" + std::to_string(ok) + "</td><td class=\"num failing\">" + std::to_string(failed) +
+            "</td><td>" + xml_escape(statuses) + "</td></tr>\n";
+  }
+  html += "</table>\n<h2>Speed</h2>\n<table id=\"speed\"><tr><th>implementation</th><th>format</th><th>cases</th><th>median s</th><th>total s</th></tr>\n";
+  for (const auto& [impl, per_format] : speed_table(report)) {
+    for (const auto& [format, s] : per_format) {
+      html += "<tr><td>" + xml_escape(impl) + "</td><td>" + format + "</td><td class=\"num\">" + std::to_string(s.cases) +
+              "</td><td class=\"num\">" + fixed(s.median_s, 4) + "</td><td class=\"num total\">" + fixed(s.total_s, 3) +
+              "</td></tr>\n";
+    }
+  }
+  html += "</table>\n" + speed_svg(report);
+  html += "<h2>Matrix</h2>\n<table id=\"matrix\"><tr><th>case</th>";
+  for (const auto& impl : report.impls) html += "<th>" + xml_escape(impl.name) + "</th>";
+  html += "</tr>\n";
+  for (const auto& [key, row] : matrix(report)) {
+    html += "<tr><td>" + xml_escape(key) + "</td>";
+    for (const auto& impl : report.impls) {
+      const auto it = row.find(impl.name);
+      if (it == row.end()) {
+        html += "<td></td>";
+        continue;
+      }
+      const Result& r = *it->second;
+      html += "<td class=\"s\" data-status=\"" + std::string(to_string(r.status)) + "\" style=\"background:" +
+              status_color(r) + "\" title=\"" + xml_escape(std::string(to_string(r.status)) + " " + fixed(r.seconds, 4) +
+                                                           " s " + r.detail) +
+              "\">" + status_mark(r) + "</td>";
+    }
+    html += "</tr>\n";
+  }
+  html += "</table>\n</body></html>\n";
+  return html;
+}
+
+}  // namespace docconform::cli

@@ -1,0 +1,262 @@
+#include "conform_runner.h"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <sstream>
+
+#include "docconform/error.h"
+#include "docconform/parallel.h"
+#include "docconform/sha256.h"
+#include "golden_ledger.h"
+
+namespace docconform::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Expected statuses of one gated implementation: "<format>/<case>" -> status name.
+std::map<std::string, std::string> read_expectations(const std::string& root, const std::string& impl) {
+  std::map<std::string, std::string> expectations;
+  std::ifstream in(fs::path(root) / "conformance" / "expectations" / (impl + ".tsv"));
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream row(line);
+    std::string key;
+    std::string status;
+    if (std::getline(row, key, '\t') && std::getline(row, status, '\t')) expectations[key] = status;
+  }
+  return expectations;
+}
+
+Status classify(const CaseFile& c, bool rejected, const std::string& digest, bool& golden_match) {
+  golden_match = !c.golden.empty() && digest == c.golden;
+  if (c.golden.empty() && c.verdict != 'i') return Status::no_golden;
+  switch (c.verdict) {
+    case 'y':
+      if (rejected) return Status::rejected_must_accept;
+      return golden_match ? Status::pass : Status::wrong_result;
+    case 'n':
+      return rejected ? Status::rejected_as_expected : Status::accepted_must_reject;
+    default:
+      return rejected ? Status::rejected : Status::accepted;
+  }
+}
+
+bool meets_expectation(const Result& r, const Adapter& impl, const std::map<std::string, std::string>& expectations) {
+  const auto recorded = expectations.find(r.case_file->format + "/" + r.case_file->name);
+  if (recorded != expectations.end()) return recorded->second == to_string(r.status);
+  if (r.case_file->verdict == 'i') {
+    if (impl.kind == "reference") return r.golden_match;
+    return !is_failure(r.status);
+  }
+  return r.status == Status::pass || r.status == Status::rejected_as_expected;
+}
+
+Result run_one(const CaseFile& c, const Adapter& impl, const RunOptions& options) {
+  Result r;
+  r.case_file = &c;
+  r.impl = impl.name;
+  bool rejected = false;
+  std::string dump;
+  if (impl.in_process()) {
+    const DumpFormat* format = find_dump_format(c.format);
+    const auto start = std::chrono::steady_clock::now();
+    try {
+      InProcessOutcome outcome = dump_in_process(*format, c.path);
+      r.digest = outcome.digest;
+      dump = std::move(outcome.dump);
+      rejected = outcome.digest == "rejected";
+      r.detail = outcome.error;
+    } catch (const std::exception& e) {
+      r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      r.status = Status::crash;
+      r.detail = e.what();
+      return r;
+    }
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  } else {
+    const ProcessResult p = run_process(adapter_argv(impl, c.format, c.path, options.root, options.docconform_binary),
+                                        options.limits);
+    r.seconds = p.seconds;
+    const std::string last_err = p.err.substr(p.err.rfind('\n', p.err.size() >= 2 ? p.err.size() - 2 : 0) + 1);
+    switch (p.end) {
+      case ProcessResult::End::timed_out:
+        r.status = Status::timeout;
+        r.detail = "killed after " + std::to_string(options.limits.timeout_s) + " s";
+        return r;
+      case ProcessResult::End::signaled:
+        r.status = Status::crash;
+        r.detail = "signal " + std::to_string(p.signal) + ": " + last_err;
+        return r;
+      case ProcessResult::End::output_overflow:
+      case ProcessResult::End::spawn_failed:
+        r.status = Status::crash;
+        r.detail = p.end == ProcessResult::End::spawn_failed ? "could not start" : "output past the limit";
+        return r;
+      case ProcessResult::End::exited:
+        break;
+    }
+    if (p.exit_code == 2) {
+      r.status = Status::unsupported;
+      r.detail = last_err;
+      return r;
+    }
+    if (p.exit_code != 0 && p.exit_code != 1) {
+      r.status = Status::crash;
+      r.detail = "exit " + std::to_string(p.exit_code) + ": " + last_err;
+      return r;
+    }
+    rejected = p.exit_code == 1;
+    r.digest = rejected ? "rejected" : "sha256:" + sha256_hex(p.out);
+    if (rejected) r.detail = last_err;
+    dump = p.out;
+  }
+  r.status = classify(c, rejected, r.digest, r.golden_match);
+  if (r.status == Status::wrong_result) r.dump = std::move(dump);
+  return r;
+}
+
+}  // namespace
+
+const char* to_string(Status status) {
+  switch (status) {
+    case Status::pass: return "pass";
+    case Status::wrong_result: return "wrong_result";
+    case Status::rejected_must_accept: return "rejected_must_accept";
+    case Status::rejected_as_expected: return "rejected_as_expected";
+    case Status::accepted_must_reject: return "accepted_must_reject";
+    case Status::accepted: return "accepted";
+    case Status::rejected: return "rejected";
+    case Status::unsupported: return "unsupported";
+    case Status::crash: return "crash";
+    case Status::timeout: return "timeout";
+    case Status::no_golden: return "no_golden";
+  }
+  return "unknown";
+}
+
+bool is_failure(Status status) {
+  switch (status) {
+    case Status::pass:
+    case Status::rejected_as_expected:
+    case Status::accepted:
+    case Status::rejected:
+    case Status::unsupported: return false;
+    case Status::wrong_result:
+    case Status::rejected_must_accept:
+    case Status::accepted_must_reject:
+    case Status::crash:
+    case Status::timeout:
+    case Status::no_golden: return true;
+  }
+  return true;
+}
+
+bool RunReport::gate_failed() const {
+  return std::any_of(results.begin(), results.end(), [](const Result& r) { return !r.expected; });
+}
+
+InProcessOutcome dump_in_process(const DumpFormat& format, const std::string& path) {
+  InProcessOutcome outcome;
+  try {
+    outcome.dump = format.dump(path);
+    outcome.digest = "sha256:" + sha256_hex(outcome.dump);
+  } catch (const Error& e) {
+    if (e.kind() == ErrorKind::io || e.kind() == ErrorKind::usage) throw;
+    outcome.digest = "rejected";
+    outcome.error = e.what();
+  }
+  return outcome;
+}
+
+std::vector<CaseFile> discover_cases(const std::string& root, const std::vector<std::string>& formats,
+                                     const std::string& case_glob) {
+  std::vector<CaseFile> cases;
+  for (const auto& format : dump_formats()) {
+    if (!formats.empty() && std::find(formats.begin(), formats.end(), format.name) == formats.end()) continue;
+    const fs::path dir = fs::path(root) / "conformance" / "cases" / format.name;
+    if (!fs::is_directory(dir)) continue;
+    const GoldenLedger ledger = read_ledger((fs::path(root) / "golden" / (format.name + ".sha256")).string());
+    for (const auto& entry : fs::directory_iterator(dir)) {
+      const std::string name = entry.path().filename().string();
+      const std::string ext = entry.path().extension().string();
+      if (!entry.is_regular_file() || case_verdict(name) == '?') continue;
+      if (std::find(format.extensions.begin(), format.extensions.end(), ext) == format.extensions.end()) continue;
+      const std::string key = format.name + "/" + name;
+      if (!case_glob.empty() && fnmatch(case_glob.c_str(), key.c_str(), 0) != 0) continue;
+      const auto golden = ledger.entries.find(name);
+      cases.push_back({format.name, name, entry.path().string(), case_verdict(name),
+                       golden == ledger.entries.end() ? "" : golden->second});
+    }
+  }
+  std::sort(cases.begin(), cases.end(), [](const CaseFile& a, const CaseFile& b) {
+    return std::tie(a.format, a.name) < std::tie(b.format, b.name);
+  });
+  return cases;
+}
+
+RunReport run_conformance(const RunOptions& options) {
+  RunReport report;
+  report.cases = discover_cases(options.root, options.formats, options.case_glob);
+  const auto manifest = (fs::path(options.root) / "conformance" / "adapters" / "ADAPTERS.tsv").string();
+  for (const Adapter& adapter : read_adapters(manifest)) {
+    if (!options.impls.empty() &&
+        std::find(options.impls.begin(), options.impls.end(), adapter.name) == options.impls.end()) {
+      continue;
+    }
+    if (const std::string missing = missing_requirement(adapter, options.root); !missing.empty()) {
+      report.skipped.emplace_back(adapter.name, missing);
+      continue;
+    }
+    report.impls.push_back(adapter);
+  }
+  for (const auto& wanted : options.impls) {
+    const bool known = std::any_of(report.impls.begin(), report.impls.end(), [&](const Adapter& a) { return a.name == wanted; }) ||
+                       std::any_of(report.skipped.begin(), report.skipped.end(), [&](const auto& s) { return s.first == wanted; });
+    if (!known) throw Error(ErrorKind::usage, {manifest, "", std::nullopt}, "no adapter named " + wanted);
+  }
+
+  struct Job {
+    std::size_t case_index;
+    std::size_t impl_index;
+  };
+  std::vector<Job> jobs;
+  for (std::size_t c = 0; c < report.cases.size(); ++c) {
+    for (std::size_t i = 0; i < report.impls.size(); ++i) {
+      if (report.impls[i].reads(report.cases[c].format)) jobs.push_back({c, i});
+    }
+  }
+  std::vector<std::map<std::string, std::string>> expectations;
+  for (const auto& impl : report.impls) expectations.push_back(read_expectations(options.root, impl.name));
+
+  report.results.resize(jobs.size());
+  std::atomic<std::size_t> done{0};
+  std::atomic<std::size_t> failures{0};
+  std::mutex progress_mutex;
+  parallel_for(jobs.size(), options.jobs, [&](std::size_t j, unsigned) {
+    const Job job = jobs[j];
+    const Adapter& impl = report.impls[job.impl_index];
+    Result r = run_one(report.cases[job.case_index], impl, options);
+    r.expected = !impl.gated || meets_expectation(r, impl, expectations[job.impl_index]);
+    if (is_failure(r.status)) failures.fetch_add(1);
+    report.results[j] = std::move(r);
+    const std::size_t finished = done.fetch_add(1) + 1;
+    if (options.progress && (finished % 10 == 0 || finished == jobs.size())) {
+      std::lock_guard lock(progress_mutex);
+      std::cerr << "\rconform: " << finished << "/" << jobs.size() << " runs, " << failures.load()
+                << " failures so far" << (finished == jobs.size() ? "\n" : "") << std::flush;
+    }
+  });
+  return report;
+}
+
+}  // namespace docconform::cli

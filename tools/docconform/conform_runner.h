@@ -1,0 +1,84 @@
+// The conformance runner: every selected implementation on every selected case, each result
+// classified against the golden ledger and the implementation's recorded expectations.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "conform_adapters.h"
+#include "formats.h"
+#include "subprocess.h"
+
+namespace docconform::cli {
+
+enum class Status {
+  pass,                  // y_: the dump equals the golden dump
+  wrong_result,          // y_: accepted with a different dump
+  rejected_must_accept,  // y_: rejected
+  rejected_as_expected,  // n_: rejected
+  accepted_must_reject,  // n_: accepted
+  accepted,              // i_: accepted (golden_match tells whether it agrees with the reference)
+  rejected,              // i_: rejected
+  unsupported,           // the implementation declared the case out of its scope (exit 2)
+  crash,                 // any other exit, a signal, or runaway output
+  timeout,
+  no_golden,             // the case has no golden entry: the ledger is incomplete
+};
+
+const char* to_string(Status status);
+// True for outcomes that are wrong whatever the implementation (crash, timeout, y/n failures).
+bool is_failure(Status status);
+
+struct CaseFile {
+  std::string format;
+  std::string name;  // file name, e.g. y_ascii.bin
+  std::string path;
+  char verdict;      // y, n or i
+  std::string golden;  // "sha256:<hex>", "rejected" or "" when missing
+};
+
+struct Result {
+  const CaseFile* case_file = nullptr;
+  std::string impl;
+  Status status = Status::crash;
+  bool golden_match = false;
+  double seconds = 0;
+  std::string digest;  // sha256:<hex> of the dump, or "rejected"
+  std::string detail;  // error line, exit status
+  std::string dump;    // kept only for wrong_result, to show the diff against the golden dump
+  bool expected = true;  // for gated implementations: the status is the one recorded for it
+};
+
+struct RunOptions {
+  std::string root;
+  std::vector<std::string> formats;  // empty = all
+  std::vector<std::string> impls;    // empty = all available
+  std::string case_glob;             // fnmatch on "<format>/<case file>"; empty = all
+  unsigned jobs = 0;                 // 0 = hardware threads
+  ProcessLimits limits;
+  std::string docconform_binary;
+  bool progress = true;
+};
+
+struct RunReport {
+  std::vector<CaseFile> cases;
+  std::vector<Adapter> impls;                                  // the ones that ran
+  std::vector<std::pair<std::string, std::string>> skipped;    // impl, missing requirement
+  std::vector<Result> results;                                 // case-major order
+  bool gate_failed() const;
+};
+
+// The reference implementation in-process: digest ("sha256:<hex>" or "rejected"), dump, error.
+struct InProcessOutcome {
+  std::string digest;
+  std::string dump;
+  std::string error;
+};
+InProcessOutcome dump_in_process(const DumpFormat& format, const std::string& path);
+
+std::vector<CaseFile> discover_cases(const std::string& root, const std::vector<std::string>& formats,
+                                     const std::string& case_glob);
+
+RunReport run_conformance(const RunOptions& options);
+
+}  // namespace docconform::cli

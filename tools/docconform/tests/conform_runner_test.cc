@@ -1,0 +1,131 @@
+#include "conform_runner.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "conform_report.h"
+#include "docconform/error.h"
+#include "docconform/sha256.h"
+
+namespace docconform::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+void write(const fs::path& path, const std::string& text) {
+  fs::create_directories(path.parent_path());
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+// A scratch repository with utf8 cases, a ledger, and shell adapters that behave badly on purpose.
+class ConformRunner : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = fs::temp_directory_path() / ("docconform-runner-" + std::to_string(::getpid()));
+    fs::remove_all(root_);
+    write(root_ / "conformance/cases/utf8/y_a.bin", "a");
+    write(root_ / "conformance/cases/utf8/y_b.bin", "b");
+    write(root_ / "conformance/cases/utf8/n_never.bin", "n");
+    write(root_ / "conformance/cases/utf8/i_bytes.bin", "\xFF");
+    const std::string dump_a = "docconform-dump utf8 1\nunits 1\ntext \"a\"\n";
+    write(root_ / "golden/utf8.sha256",
+          "# test\ny_a.bin  sha256:" + sha256_of(dump_a) + "\ny_b.bin  sha256:" +
+              sha256_of("docconform-dump utf8 1\nunits 1\ntext \"b\"\n") + "\nn_never.bin  rejected\ni_bytes.bin  sha256:" +
+              sha256_of("docconform-dump utf8 1\nunits 1\ntext \"\\u00FF\"\n") + "\n");
+    write(root_ / "golden/utf8/y_a.bin.dump", dump_a);
+    write(root_ / "always-a.sh", "printf 'docconform-dump utf8 1\\nunits 1\\ntext \"a\"\\n'\n");
+    write(root_ / "crasher.sh", "kill -SEGV $$\n");
+    write(root_ / "refuser.sh", "echo 'error: format' >&2; exit 1\n");
+    write(root_ / "conformance/adapters/ADAPTERS.tsv",
+          "reference\t*\treference\tgate\t-\tin-process\n"
+          "always-a\tutf8\tthird-party\tnogate\t-\t/bin/sh {root}/always-a.sh {input}\n"
+          "crasher\tutf8\tthird-party\tnogate\t-\t/bin/sh {root}/crasher.sh {input}\n"
+          "sleeper\tutf8\tthird-party\tnogate\t-\t/bin/sleep 20\n"
+          "refuser\tutf8\tthird-party\tgate\t-\t/bin/sh {root}/refuser.sh {input}\n"
+          "absent\tutf8\tthird-party\tnogate\t/no/such/tool\t/no/such/tool {input}\n");
+  }
+  void TearDown() override { fs::remove_all(root_); }
+
+  static std::string sha256_of(const std::string& text) { return sha256_hex(text); }
+
+  RunReport run(std::vector<std::string> impls) {
+    RunOptions options;
+    options.root = root_.string();
+    options.impls = std::move(impls);
+    options.limits.timeout_s = 0.5;
+    options.progress = false;
+    return run_conformance(options);
+  }
+
+  std::map<std::string, Status> statuses(const RunReport& report, const std::string& impl) {
+    std::map<std::string, Status> by_case;
+    for (const auto& r : report.results) {
+      if (r.impl == impl) by_case[r.case_file->name] = r.status;
+    }
+    return by_case;
+  }
+
+  fs::path root_;
+};
+
+
+TEST_F(ConformRunner, ReferencePassesEveryVerdictKind) {
+  const RunReport report = run({"reference"});
+  // n_never.bin is plain bytes, which the utf8 reference accepts: that must be flagged.
+  const auto s = statuses(report, "reference");
+  EXPECT_EQ(s.at("y_a.bin"), Status::pass);
+  EXPECT_EQ(s.at("y_b.bin"), Status::pass);
+  EXPECT_EQ(s.at("i_bytes.bin"), Status::accepted);
+  EXPECT_EQ(s.at("n_never.bin"), Status::accepted_must_reject);
+  EXPECT_TRUE(report.gate_failed());
+}
+
+TEST_F(ConformRunner, ClassifiesWrongResultsCrashesAndTimeouts) {
+  const RunReport report = run({"always-a", "crasher", "sleeper"});
+  const auto a = statuses(report, "always-a");
+  EXPECT_EQ(a.at("y_a.bin"), Status::pass);
+  EXPECT_EQ(a.at("y_b.bin"), Status::wrong_result);
+  EXPECT_EQ(a.at("n_never.bin"), Status::accepted_must_reject);
+  EXPECT_EQ(statuses(report, "crasher").at("y_a.bin"), Status::crash);
+  EXPECT_EQ(statuses(report, "sleeper").at("y_a.bin"), Status::timeout);
+  EXPECT_FALSE(report.gate_failed());  // none of them is gated
+}
+
+TEST_F(ConformRunner, GatedImplementationFailsTheRunUnlessExpected) {
+  const RunReport report = run({"refuser"});
+  const auto s = statuses(report, "refuser");
+  EXPECT_EQ(s.at("y_a.bin"), Status::rejected_must_accept);
+  EXPECT_EQ(s.at("n_never.bin"), Status::rejected_as_expected);
+  EXPECT_TRUE(report.gate_failed());
+
+  write(root_ / "conformance/expectations/refuser.tsv",
+        "utf8/y_a.bin\trejected_must_accept\tknown\nutf8/y_b.bin\trejected_must_accept\tknown\n");
+  EXPECT_FALSE(run({"refuser"}).gate_failed());
+}
+
+TEST_F(ConformRunner, AdapterWithMissingRequirementIsSkippedWithTheReason) {
+  const RunReport report = run({"absent", "reference"});
+  ASSERT_EQ(report.skipped.size(), 1U);
+  EXPECT_EQ(report.skipped[0].first, "absent");
+  EXPECT_EQ(report.skipped[0].second, "/no/such/tool");
+}
+
+TEST_F(ConformRunner, UnknownImplementationIsAUsageError) { EXPECT_THROW(run({"nobody"}), Error); }
+
+TEST_F(ConformRunner, ReportsAgreeWithTheResults) {
+  const RunReport report = run({"reference", "always-a"});
+  const std::string json = report_json(report);
+  EXPECT_NE(json.find("\"status\": \"wrong_result\""), std::string::npos);
+  EXPECT_NE(json.find("\"verdict\": \"n\""), std::string::npos);
+  const std::string junit = report_junit(report);
+  EXPECT_NE(junit.find("<failure type=\"wrong_result\""), std::string::npos);
+  const std::string html = report_html(report);
+  EXPECT_NE(html.find("data-status=\"accepted_must_reject\""), std::string::npos);
+  EXPECT_NE(html.find("<svg"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace docconform::cli
