@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -52,6 +53,12 @@ std::string parse_hex_bytes(const std::string& text) {
 std::string default_root() {
   if (const char* env = std::getenv("DOCCONFORM_ROOT"); env != nullptr && *env != '\0') return env;
   return DOCCONFORM_SOURCE_DIR;
+}
+
+std::string self_executable() {
+  std::error_code ec;
+  const auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? "docconform" : path.string();
 }
 
 }  // namespace docconform::cli

@@ -16,4 +16,7 @@ std::string parse_hex_bytes(const std::string& text);
 // source tree the binary was built from.
 std::string default_root();
 
+// The path of the running docconform binary, for adapters that call the CLI.
+std::string self_executable();
+
 }  // namespace docconform::cli

@@ -1,8 +1,6 @@
 // conform run: every implementation (adapter) on every case, classified, reported, gated.
-#include <filesystem>
 #include <iostream>
 #include <memory>
-#include <unistd.h>
 
 #include "cli_util.h"
 #include "commands.h"
@@ -19,12 +17,6 @@ struct ConformOptions {
   std::string html;
   std::string markdown;
 };
-
-std::string self_path() {
-  std::error_code ec;
-  const auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return ec ? "docconform" : path.string();
-}
 
 }  // namespace
 
@@ -47,7 +39,7 @@ void add_conform_commands(CommandGroups& groups) {
   run->add_option("--markdown", options->markdown, "Write the results matrix as Markdown here");
   run->add_flag("!--no-progress", options->run.progress, "Do not show progress on stderr");
   run->callback([options] {
-    options->run.docconform_binary = self_path();
+    options->run.docconform_binary = self_executable();
     const RunReport report = run_conformance(options->run);
     print_summary(report, options->run.root);
     if (!options->json.empty()) write_file(options->json, report_json(report));

@@ -1,11 +1,16 @@
 // golden check / golden update: the reference implementation against the golden ledger.
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
 #include <iostream>
 #include <memory>
 #include <vector>
 
 #include "cli_util.h"
 #include "commands.h"
+#include "conform_adapters.h"
 #include "conform_report.h"
 #include "conform_runner.h"
 #include "docconform/error.h"
@@ -19,7 +24,110 @@ namespace fs = std::filesystem;
 struct GoldenOptions {
   std::string root = default_root();
   std::vector<std::string> formats;
+  bool require_consensus = false;
+  bool consensus = true;
 };
+
+constexpr std::size_t consensus_quorum = 2;  // third-party implementations that must agree on a y_ case
+
+std::string consensus_path(const std::string& root, const std::string& format) {
+  return (fs::path(root) / "golden" / (format + ".consensus")).string();
+}
+
+// case -> reason why fewer than consensus_quorum independent implementations can confirm it.
+std::map<std::string, std::string> consensus_exceptions(const std::string& root, const std::string& format) {
+  std::map<std::string, std::string> exceptions;
+  std::ifstream in(fs::path(root) / "conformance" / "cases" / format / "CONSENSUS-EXCEPTIONS.tsv");
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto tab = line.find('\t');
+    if (line.empty() || line[0] == '#' || tab == std::string::npos) continue;
+    exceptions[line.substr(0, tab)] = line.substr(tab + 1);
+  }
+  return exceptions;
+}
+
+// Reads golden/<format>.consensus: case -> implementations that reproduced the golden dump.
+std::map<std::string, std::vector<std::string>> read_consensus(const std::string& path) {
+  std::map<std::string, std::vector<std::string>> agreeing;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream row(line);
+    std::string name;
+    std::string impls;
+    row >> name >> impls;
+    std::vector<std::string>& list = agreeing[name];
+    std::istringstream items(impls == "-" ? "" : impls);
+    for (std::string impl; std::getline(items, impl, ',');) list.push_back(impl);
+  }
+  return agreeing;
+}
+
+// Runs every independent and third-party adapter of the format and records who agrees.
+void update_consensus(const GoldenOptions& options, const std::string& format) {
+  RunOptions run;
+  run.root = options.root;
+  run.formats = {format};
+  run.progress = true;
+  run.docconform_binary = self_executable();
+  for (const auto& adapter : read_adapters((fs::path(options.root) / "conformance" / "adapters" / "ADAPTERS.tsv").string())) {
+    if (adapter.kind != "reference" && adapter.reads(format)) run.impls.push_back(adapter.name);
+  }
+  std::map<std::string, std::vector<std::string>> agreeing;
+  std::string skipped;
+  if (!run.impls.empty()) {
+    const RunReport report = run_conformance(run);
+    for (const auto& [impl, missing] : report.skipped) skipped += " " + impl + " (needs " + missing + ")";
+    for (const auto& c : report.cases) agreeing[c.name];
+    for (const auto& r : report.results) {
+      if (r.golden_match) agreeing[r.case_file->name].push_back(r.impl);
+    }
+  }
+  std::string text = "# docconform golden consensus for format " + format +
+                     ": implementations other than the reference that reproduced each golden digest\n# case  agreeing\n";
+  if (!skipped.empty()) text += "# not available when recorded:" + skipped + "\n";
+  for (auto& [name, impls] : agreeing) {
+    std::sort(impls.begin(), impls.end());
+    std::string list;
+    for (const auto& impl : impls) list += (list.empty() ? "" : ",") + impl;
+    text += name + "  " + (list.empty() ? "-" : list) + "\n";
+  }
+  write_file(consensus_path(options.root, format), text);
+}
+
+// Reports y_ cases whose golden digest fewer than consensus_quorum independent implementations confirm.
+int check_consensus(const GoldenOptions& options, const std::string& format) {
+  const auto agreeing = read_consensus(consensus_path(options.root, format));
+  const auto exceptions = consensus_exceptions(options.root, format);
+  std::map<std::string, std::string> kinds;
+  for (const auto& adapter : read_adapters((fs::path(options.root) / "conformance" / "adapters" / "ADAPTERS.tsv").string())) {
+    kinds[adapter.name] = adapter.kind;
+  }
+  std::size_t confirmed = 0;
+  std::size_t excepted = 0;
+  std::size_t unconfirmed = 0;
+  for (const auto& c : discover_cases(options.root, {format}, "")) {
+    if (c.verdict != 'y') continue;
+    const auto it = agreeing.find(c.name);
+    const auto third_party = it == agreeing.end() ? 0 : std::count_if(it->second.begin(), it->second.end(), [&](const std::string& impl) {
+      return kinds[impl] == "third-party";
+    });
+    if (static_cast<std::size_t>(third_party) >= consensus_quorum) {
+      ++confirmed;
+    } else if (exceptions.count(c.name)) {
+      ++excepted;
+    } else {
+      ++unconfirmed;
+      if (options.require_consensus) std::cout << "UNCONFIRMED " << format << "/" << c.name << "\n";
+    }
+  }
+  std::cout << "consensus " << format << ": " << confirmed << " y_ cases confirmed by >= " << consensus_quorum
+            << " third-party implementations, " << excepted << " written exceptions, " << unconfirmed
+            << " unconfirmed\n";
+  return options.require_consensus && unconfirmed > 0 ? 1 : 0;
+}
 
 int check(const GoldenOptions& options) {
   RunOptions run;
@@ -43,6 +151,7 @@ int check(const GoldenOptions& options) {
         failed = 1;
       }
     }
+    if (!ledger.entries.empty() && check_consensus(options, format.name) != 0) failed = 1;
   }
   return failed;
 }
@@ -82,6 +191,7 @@ void update(const GoldenOptions& options) {
     write_ledger(ledger_path.string(), fresh);
     std::cout << format.name << ": " << fresh.entries.size() << " entries, " << changed
               << " new or changed; review with git diff golden/\n";
+    if (options.consensus) update_consensus(options, format.name);
   }
 }
 
@@ -97,6 +207,10 @@ void add_golden_commands(CommandGroups& groups) {
         ->capture_default_str();
     command->add_option("--format", options->formats, "Only these formats (repeatable)");
   }
+  golden->get_subcommand("check")->add_flag("--require-consensus", options->require_consensus,
+                                            "Fail when a y_ case lacks confirmation by two third-party implementations");
+  golden->get_subcommand("update")->add_flag("!--no-consensus", options->consensus,
+                                             "Do not run the other implementations to record agreement");
   golden->get_subcommand("check")->callback([options] {
     if (const int status = check(*options); status != 0) throw CLI::RuntimeError(status);
   });
