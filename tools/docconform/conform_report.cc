@@ -362,8 +362,10 @@ std::string report_html(const RunReport& report) {
         continue;
       }
       const Result& r = *it->second;
+      const bool light = r.status == Status::accepted || r.status == Status::rejected ||
+                         r.status == Status::unsupported || r.status == Status::no_golden;
       html += "<td class=\"s\" data-status=\"" + std::string(to_string(r.status)) + "\" style=\"background:" +
-              status_color(r) + "\" title=\"" + xml_escape(std::string(to_string(r.status)) + " " + fixed(r.seconds, 4) +
+              status_color(r) + (light ? ";color:#000" : "") + "\" title=\"" + xml_escape(std::string(to_string(r.status)) + " " + fixed(r.seconds, 4) +
                                                            " s " + r.detail) +
               "\">" + status_mark(r) + "</td>";
     }
