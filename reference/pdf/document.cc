@@ -81,7 +81,8 @@ Object Document::read_at(std::uint64_t offset, std::uint32_t num, std::uint32_t 
         throw Error(ErrorKind::format, {file, part, offset},
                     "xref points at object " + std::to_string(found_num) + " " + std::to_string(found_gen));
       }
-      object = parser.parse_object();
+      // `N G obj endobj` (nothing in between) reads as null, as common readers do.
+      if (!parser.try_keyword("endobj")) object = parser.parse_object();
       if (object.kind == Kind::dict && parser.try_keyword("stream")) {
         parser.skip_stream_eol();
         object.kind = Kind::stream;

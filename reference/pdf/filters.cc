@@ -64,9 +64,29 @@ std::string unpredict_png(const std::string& data, const Object* params, const F
   return out;
 }
 
+// TIFF predictor 2 (§7.4.4.4) for 8-bit components: each byte adds the one a pixel before it.
+std::string unpredict_tiff(std::string data, const Object* params, const FilterContext& ctx) {
+  const std::int64_t colors = int_param(params, "Colors", 1);
+  const std::int64_t bpc = int_param(params, "BitsPerComponent", 8);
+  const std::int64_t columns = int_param(params, "Columns", 1);
+  if (bpc != 8) throw Error(ErrorKind::unsupported, {ctx.file, ctx.part, std::nullopt}, "TIFF predictor with BitsPerComponent != 8");
+  if (colors < 1 || colors > 32 || columns < 1 || columns > (1 << 24)) {
+    throw Error(ErrorKind::format, {ctx.file, ctx.part, std::nullopt}, "invalid predictor parameters");
+  }
+  const auto bpp = static_cast<std::size_t>(colors);
+  const auto row = static_cast<std::size_t>(colors * columns);
+  for (std::size_t start = 0; start < data.size(); start += row) {
+    for (std::size_t i = start + bpp; i < std::min(data.size(), start + row); ++i) {
+      data[i] = static_cast<char>(static_cast<std::uint8_t>(data[i]) + static_cast<std::uint8_t>(data[i - bpp]));
+    }
+  }
+  return data;
+}
+
 std::string apply_predictor(std::string data, const Object* params, const FilterContext& ctx) {
   const std::int64_t predictor = int_param(params, "Predictor", 1);
   if (predictor == 1) return data;
+  if (predictor == 2) return unpredict_tiff(std::move(data), params, ctx);
   if (predictor >= 10 && predictor <= 15) return unpredict_png(data, params, ctx);
   throw Error(ErrorKind::unsupported, {ctx.file, ctx.part, std::nullopt}, "predictor " + std::to_string(predictor));
 }

@@ -83,11 +83,17 @@ Object Document::compressed(std::uint32_t num, const XrefEntry& entry) {
   it->last_use = ++impl_->clock;
   const Cluster& cluster = *it;
   const std::string part = object_part(num, 0) + " in object stream " + std::to_string(stream_num);
-  if (entry.index >= cluster.slots.size() || cluster.slots[entry.index].first != num) {
-    throw Error(ErrorKind::format, {file, part, std::nullopt},
-                "slot " + std::to_string(entry.index) + " of the object stream does not hold this object");
+  // The xref's index is a hint: when that slot holds another object, the header is searched
+  // (the stream's own header is authoritative for which object sits where).
+  std::size_t slot = entry.index;
+  if (slot >= cluster.slots.size() || cluster.slots[slot].first != num) {
+    const auto found = std::find_if(cluster.slots.begin(), cluster.slots.end(), [&](const auto& s) { return s.first == num; });
+    if (found == cluster.slots.end()) {
+      throw Error(ErrorKind::format, {file, part, std::nullopt}, "the object stream's header does not list this object");
+    }
+    slot = static_cast<std::size_t>(found - cluster.slots.begin());
   }
-  const std::uint64_t at = cluster.first + cluster.slots[entry.index].second;
+  const std::uint64_t at = cluster.first + cluster.slots[slot].second;
   Parser parser(reinterpret_cast<const std::uint8_t*>(cluster.data.data()) + at,
                 static_cast<std::size_t>(cluster.data.size() - at), at, true, limits_, file, part);
   Object object = parser.parse_object();

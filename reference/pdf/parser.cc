@@ -88,7 +88,9 @@ std::uint64_t Parser::parse_uint(const char* what) {
 }
 
 void Parser::skip_stream_eol() {
-  // ISO 32000-1 §7.3.8.1: `stream` is followed by CRLF or LF; a lone CR is a common error.
+  // ISO 32000-1 §7.3.8.1: `stream` is followed by CRLF or LF; trailing spaces before the EOL and
+  // a lone CR are common errors that readers accept.
+  while (peek() == ' ' || peek() == '\t') ++pos_;
   if (peek() == '\r') ++pos_;
   if (peek() == '\n') ++pos_;
 }
