@@ -108,7 +108,7 @@ std::string pdf_dump(Document& document, int level) {
     if (e.type == XrefEntry::Type::offset) {
       out += "xref ";
       append_id(out, num, e.gen);
-      out += " n " + std::to_string(e.offset) + "\n";
+      out += " n " + std::to_string(e.offset - document.header_offset()) + "\n";
     } else if (e.type == XrefEntry::Type::compressed) {
       out += "xref ";
       append_id(out, num, 0);
