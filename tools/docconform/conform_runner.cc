@@ -1,6 +1,7 @@
 #include "conform_runner.h"
 
 #include <fnmatch.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -242,6 +243,7 @@ RunReport run_conformance(const RunOptions& options) {
   std::atomic<std::size_t> done{0};
   std::atomic<std::size_t> failures{0};
   std::mutex progress_mutex;
+  const bool interactive = isatty(2) != 0;
   parallel_for(jobs.size(), options.jobs, [&](std::size_t j, unsigned) {
     const Job job = jobs[j];
     const Adapter& impl = report.impls[job.impl_index];
@@ -250,10 +252,13 @@ RunReport run_conformance(const RunOptions& options) {
     if (is_failure(r.status)) failures.fetch_add(1);
     report.results[j] = std::move(r);
     const std::size_t finished = done.fetch_add(1) + 1;
-    if (options.progress && (finished % 10 == 0 || finished == jobs.size())) {
+    // On a terminal the line is rewritten in place; in a log, a line per quarter of the runs.
+    const std::size_t step = interactive ? 1 : std::max<std::size_t>(1, jobs.size() / 4);
+    if (options.progress && (finished % step == 0 || finished == jobs.size())) {
       std::lock_guard lock(progress_mutex);
-      std::cerr << "\rconform: " << finished << "/" << jobs.size() << " runs, " << failures.load()
-                << " failures so far" << (finished == jobs.size() ? "\n" : "") << std::flush;
+      std::cerr << (interactive ? "\r" : "") << "conform: " << finished << "/" << jobs.size() << " runs, "
+                << failures.load() << " failures so far" << (interactive && finished != jobs.size() ? "" : "\n")
+                << std::flush;
     }
   });
   return report;

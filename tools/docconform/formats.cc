@@ -1,6 +1,7 @@
 #include "formats.h"
 
 #include "cli_util.h"
+#include "docconform/pdf/dump.h"
 #include "docconform/utf8_dump.h"
 
 namespace docconform::cli {
@@ -8,6 +9,8 @@ namespace docconform::cli {
 const std::vector<DumpFormat>& dump_formats() {
   static const std::vector<DumpFormat> formats = {
       {"utf8", {".bin"}, [](const std::string& path) { return utf8_dump(read_file(path)); }},
+      {"pdf", {".pdf"}, [](const std::string& path) { return pdf::pdf_dump_file(path, {}, 2); }},
+      {"pdf3", {".pdf"}, [](const std::string& path) { return pdf::pdf_dump_file(path, {}, 3); }},
   };
   return formats;
 }

@@ -1,0 +1,338 @@
+#!/usr/bin/python3
+"""Writes the synthetic PDF conformance cases into conformance/cases/pdf/.
+
+Each case is built here byte by byte (offsets computed on the final bytes), independently of
+the reference implementation, so the cases test it rather than mirror it.
+Usage: pdf_cases.py OUT_DIR
+"""
+import os
+import struct
+import sys
+import zlib
+
+HEADER = b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n"
+
+
+def entry(offset, gen, kind, eol=b"\r\n"):
+    return b"%010d %05d %s" % (offset, gen, kind) + eol
+
+
+class Builder:
+    """Accumulates objects and records their offsets."""
+
+    def __init__(self, header=HEADER):
+        self.data = bytearray(header)
+        self.offsets = {}
+
+    def obj(self, num, body, gen=0):
+        self.offsets[num] = len(self.data)
+        self.data += b"%d %d obj\n" % (num, gen) + body + b"\nendobj\n"
+
+    def stream(self, num, dict_body, payload, length=None):
+        length = b"%d" % len(payload) if length is None else length
+        self.obj(num, b"<< " + dict_body + b" /Length " + length + b" >>\nstream\n" + payload + b"\nendstream")
+
+    def table(self, nums, trailer, eol=b"\r\n", first_free=True):
+        """A classic section listing nums (contiguous runs become subsections)."""
+        at = len(self.data)
+        out = b"xref\n"
+        nums = sorted(nums)
+        runs = []
+        for n in nums:
+            if runs and n == runs[-1][-1] + 1:
+                runs[-1].append(n)
+            else:
+                runs.append([n])
+        for run in runs:
+            out += b"%d %d\n" % (run[0], len(run))
+            for n in run:
+                if n == 0 and first_free:
+                    out += entry(0, 65535, b"f", eol)
+                elif n in self.offsets:
+                    out += entry(self.offsets[n], 0, b"n", eol)
+                else:
+                    out += entry(0, 1, b"f", eol)
+        self.data += out + b"trailer\n" + trailer + b"\nstartxref\n%d\n%%%%EOF\n" % at
+        return at
+
+    def xref_stream(self, num, rows, extra, predictor=True):
+        """rows: list of (num, type, f2, f3); the stream's own row is added."""
+        at = len(self.data)
+        rows = sorted(rows + [(num, 1, at, 0)])
+        index, packed, prev = [], b"", bytes(7)
+        for n, t, f2, f3 in rows:
+            if index and n == index[-1][0] + index[-1][1]:
+                index[-1][1] += 1
+            else:
+                index.append([n, 1])
+            row = struct.pack(">BIH", t, f2, f3)
+            if predictor:
+                packed += b"\x02" + bytes((row[i] - prev[i]) & 0xFF for i in range(7))
+                prev = row
+            else:
+                packed += row
+        dict_body = b"/Type /XRef /W [1 4 2] /Index [%s] " % b" ".join(b"%d %d" % (a, c) for a, c in index) + extra
+        if predictor:
+            packed = zlib.compress(packed)
+            dict_body += b" /Filter /FlateDecode /DecodeParms << /Predictor 12 /Columns 7 >>"
+        self.stream(num, dict_body, packed)
+        self.data += b"startxref\n%d\n%%%%EOF\n" % at
+        return at
+
+
+def one_page(b, extra_page=b""):
+    b.obj(1, b"<< /Type /Catalog /Pages 2 0 R >>")
+    b.obj(2, b"<< /Type /Pages /Kids [3 0 R] /Count 1 /MediaBox [0 0 612 792] >>")
+    b.obj(3, b"<< /Type /Page /Parent 2 0 R" + extra_page + b" >>")
+
+
+def classic(eol=b"\r\n"):
+    b = Builder()
+    one_page(b)
+    b.obj(4, b"<< /Title (Classic \\(table\\)) /Name /A#20B /Real -0.5 /Hex <00FF> /Big 12345678901 >>")
+    b.table(range(5), b"<< /Size 5 /Root 1 0 R /Info 4 0 R >>", eol)
+    return bytes(b.data)
+
+
+def objstm_file(n=b"3", first=None, header_nums=(1, 2, 3), xref_index_shift=0, stream_extra=b"", length=None):
+    b = Builder()
+    bodies = [b"<< /Type /Catalog /Pages 2 0 R >>",
+              b"<< /Type /Pages /Kids [3 0 R] /Count 1 /MediaBox [0 0 595 842] >>",
+              b"<< /Type /Page /Parent 2 0 R /Rotate 90 >>"]
+    header, data = b"", b""
+    for num, body in zip(header_nums, bodies):
+        header += b"%d %d " % (num, len(data))
+        data += body + b"\n"
+    first_value = b"%d" % len(header) if first is None else first
+    b.stream(4, b"/Type /ObjStm /N " + n + b" /First " + first_value + b" /Filter /FlateDecode" + stream_extra,
+             zlib.compress(header + data), length)
+    rows = [(0, 0, 0, 65535), (4, 1, b.offsets[4], 0)]
+    rows += [(k + 1, 2, 4, (k + xref_index_shift) % 3) for k in range(3)]
+    b.xref_stream(5, rows, b"/Size 6 /Root 1 0 R")
+    return bytes(b.data)
+
+
+def xref_stream_plain():
+    b = Builder()
+    one_page(b)
+    rows = [(0, 0, 0, 65535)] + [(n, 1, b.offsets[n], 0) for n in (1, 2, 3)]
+    b.xref_stream(4, rows, b"/Size 5 /Root 1 0 R")
+    return bytes(b.data)
+
+
+def hybrid():
+    b = Builder()
+    one_page(b)
+    header = b"5 0 "
+    b.stream(4, b"/Type /ObjStm /N 1 /First 4 /Filter /FlateDecode", zlib.compress(header + b"(only in the object stream)"))
+    b.obj(6, b"<< /Producer (hybrid) /Extra 5 0 R >>")
+    stm_at = len(b.data)
+    rows = struct.pack(">BIH", 2, 4, 0)
+    b.stream(7, b"/Type /XRef /Size 8 /Index [5 1] /W [1 4 2]", rows)
+    b.table([0, 1, 2, 3, 4, 5, 6, 7], b"<< /Size 8 /Root 1 0 R /Info 6 0 R /XRefStm %d >>" % stm_at)
+    return bytes(b.data)
+
+
+def with_update(stream_form=False):
+    b = Builder()
+    one_page(b)
+    b.obj(4, b"(version one)")
+    b.obj(5, b"(to be deleted)")
+    if stream_form:
+        rows = [(0, 0, 0, 65535)] + [(n, 1, b.offsets[n], 0) for n in (1, 2, 3, 4, 5)]
+        first = b.xref_stream(6, rows, b"/Size 7 /Root 1 0 R")
+        b.obj(4, b"(version two)")
+        b.obj(3, b"<< /Type /Page /Parent 2 0 R /Rotate 180 >>")
+        rows = [(3, 1, b.offsets[3], 0), (4, 1, b.offsets[4], 0), (5, 0, 0, 1)]
+        b.xref_stream(7, rows, b"/Size 8 /Root 1 0 R /Prev %d" % first)
+    else:
+        first = b.table(range(6), b"<< /Size 6 /Root 1 0 R >>")
+        b.obj(4, b"(version two)")
+        b.obj(3, b"<< /Type /Page /Parent 2 0 R /Rotate 180 >>")
+        del b.offsets[5]
+        b.table([3, 4, 5], b"<< /Size 6 /Root 1 0 R /Prev %d >>" % first)
+    return bytes(b.data)
+
+
+def nested_pages():
+    b = Builder()
+    b.obj(1, b"<< /Type /Catalog /Pages 2 0 R >>")
+    b.obj(2, b"<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 3 /MediaBox [0 0 612 792] /Rotate 90 >>")
+    b.obj(3, b"<< /Type /Pages /Parent 2 0 R /Kids [5 0 R 6 0 R] /Count 2 /MediaBox [0 0 100 200] >>")
+    b.obj(4, b"<< /Type /Page /Parent 2 0 R /Rotate 0 >>")
+    b.obj(5, b"<< /Type /Page /Parent 3 0 R >>")
+    b.obj(6, b"<< /Type /Page /Parent 3 0 R /MediaBox 7 0 R >>")
+    b.obj(7, b"[0 0 10 20]")
+    b.table(range(8), b"<< /Size 8 /Root 1 0 R >>")
+    return bytes(b.data)
+
+
+def subsections_and_comments():
+    b = Builder()
+    b.data += b"% a comment line\n"
+    one_page(b)
+    b.obj(9, b"[ % comment inside\n 1 2\t3 ]")
+    b.obj(10, b"<< /Length 11 0 R >>\nstream\nabc\nendstream")
+    b.obj(11, b"3")
+    b.table([0, 1, 2, 3, 9, 10, 11], b"<< /Size 12 /Root 1 0 R >>")
+    return bytes(b.data)
+
+
+def replace_once(data, old, new):
+    assert data.count(old) >= 1, old
+    return data.replace(old, new, 1)
+
+
+def set_startxref(data, value):
+    cut = data.rindex(b"startxref\n")
+    return data[:cut] + b"startxref\n%d\n%%%%EOF\n" % value
+
+
+def prev_loop():
+    data = classic()
+    at = int(data[data.rindex(b"startxref\n") + 10:].split(b"\n")[0])
+    return replace_once(data, b"/Size 5 /Root", b"/Prev %d /Size 5 /Root" % at)
+
+
+def absurd_w():
+    b = Builder()
+    one_page(b)
+    rows = b"".join(struct.pack(">BIH", 1, b.offsets.get(n, 0), 0) for n in range(4))
+    b.stream(4, b"/Type /XRef /Size 5 /W [1 12 2] /Root 1 0 R", rows)
+    return bytes(b.data) + b"startxref\n%d\n%%%%EOF\n" % b.offsets[4]
+
+
+def absurd_size():
+    b = Builder()
+    one_page(b)
+    rows = b"".join(struct.pack(">BIH", 1, b.offsets.get(n, 0), 0) for n in range(4))
+    b.stream(4, b"/Type /XRef /Size 900000000 /W [1 4 2] /Root 1 0 R", rows)
+    return bytes(b.data) + b"startxref\n%d\n%%%%EOF\n" % b.offsets[4]
+
+
+def length_lie():
+    # The object stream holding the page tree claims 10 bytes fewer than it has.
+    return objstm_file(length=b"%d" % (objstm_stream_length() - 10))
+
+
+def objstm_stream_length():
+    data = objstm_file()
+    start = data.index(b"/Length ") + 8
+    return int(data[start:data.index(b" ", start)])
+
+
+def self_length():
+    # The object stream holding the page tree takes its /Length from itself.
+    return objstm_file(length=b"4 0 R")
+
+
+def page_loop():
+    b = Builder()
+    b.obj(1, b"<< /Type /Catalog /Pages 2 0 R >>")
+    b.obj(2, b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
+    b.obj(3, b"<< /Type /Pages /Parent 2 0 R /Kids [2 0 R] /Count 1 >>")
+    b.table(range(4), b"<< /Size 4 /Root 1 0 R >>")
+    return bytes(b.data)
+
+
+def shared_page():
+    b = Builder()
+    b.obj(1, b"<< /Type /Catalog /Pages 2 0 R >>")
+    b.obj(2, b"<< /Type /Pages /Kids [3 0 R 3 0 R] /Count 2 /MediaBox [0 0 612 792] >>")
+    b.obj(3, b"<< /Type /Page /Parent 2 0 R >>")
+    b.table(range(4), b"<< /Size 4 /Root 1 0 R >>")
+    return bytes(b.data)
+
+
+def deflate_bomb():
+    # 16 MiB of zeros deflate to about 16 KiB: a ratio above the 1000:1 limit.
+    b = Builder()
+    b.obj(1, b"<< /Type /Catalog /Pages 2 0 R >>")
+    bomb = zlib.compress(bytes(16 << 20), 9)
+    b.stream(3, b"/Type /ObjStm /N 1 /First 4 /Filter /FlateDecode", bomb)
+    b.obj(4, b"<< /Type /Pages /Kids [] /Count 0 >>")
+    rows = [(0, 0, 0, 65535), (1, 1, b.offsets[1], 0), (3, 1, b.offsets[3], 0), (2, 2, 3, 0)]
+    b.xref_stream(5, rows, b"/Size 6 /Root 1 0 R")
+    return bytes(b.data)
+
+
+def empty_object():
+    b = Builder()
+    one_page(b)
+    b.obj(4, b"")
+    b.table(range(5), b"<< /Size 5 /Root 1 0 R >>")
+    return bytes(b.data)
+
+
+def leading_garbage():
+    b = Builder(b"GARBAGE\n" + HEADER)
+    one_page(b)
+    at = len(b.data)
+    base = 8
+    out = b"xref\n0 4\n" + entry(0, 65535, b"f") + b"".join(entry(b.offsets[n] - base, 0, b"n") for n in (1, 2, 3))
+    b.data += out + b"trailer\n<< /Size 4 /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (at - base)
+    return bytes(b.data)
+
+
+def duplicate_key():
+    b = Builder()
+    one_page(b, b" /Rotate 90 /Rotate 270")
+    b.table(range(4), b"<< /Size 4 /Root 1 0 R >>")
+    return bytes(b.data)
+
+
+def stream_keyword_spaces():
+    b = Builder()
+    one_page(b)
+    b.obj(4, b"<< /Length 3 >>\nstream  \r\nabc\nendstream")
+    b.table(range(5), b"<< /Size 5 /Root 1 0 R >>")
+    return bytes(b.data)
+
+
+CASES = {
+    "y_classic_20_byte_entries.pdf": classic(),
+    "y_classic_19_byte_entries_lf.pdf": classic(b"\n"),
+    "y_classic_21_byte_entries.pdf": classic(b" \r\n"),
+    "y_classic_space_lf_entries.pdf": classic(b" \n"),
+    "y_xref_stream_png_up.pdf": xref_stream_plain(),
+    "y_object_stream.pdf": objstm_file(),
+    "y_hybrid_xrefstm.pdf": hybrid(),
+    "y_update_table_replace_delete.pdf": with_update(False),
+    "y_update_stream_replace_delete.pdf": with_update(True),
+    "y_page_tree_inherited.pdf": nested_pages(),
+    "y_subsections_comments_indirect_length.pdf": subsections_and_comments(),
+    "n_prev_loop.pdf": prev_loop(),
+    "n_startxref_beyond_eof.pdf": set_startxref(classic(), 999999),
+    "n_startxref_into_object.pdf": set_startxref(classic(), 40),
+    "n_startxref_missing.pdf": classic().replace(b"startxref", b"startxrex"),
+    "n_truncated_in_table.pdf": classic()[:classic().index(b"trailer")],
+    "n_no_header.pdf": classic().replace(b"%PDF-1.7", b"%XDF-1.7"),
+    "n_xref_entry_type_x.pdf": replace_once(classic(), b" 00000 n", b" 00000 x"),
+    "n_xref_stream_absurd_w.pdf": absurd_w(),
+    "n_xref_stream_absurd_size.pdf": absurd_size(),
+    "n_objstm_first_past_end.pdf": objstm_file(first=b"100000"),
+    "n_objstm_n_lies.pdf": objstm_file(n=b"500"),
+    "n_stream_length_lie.pdf": length_lie(),
+    "n_stream_length_self_reference.pdf": self_length(),
+    "n_page_tree_loop.pdf": page_loop(),
+    "n_deflate_bomb.pdf": deflate_bomb(),
+    "i_empty_object_is_null.pdf": empty_object(),
+    "i_leading_garbage_before_header.pdf": leading_garbage(),
+    "i_duplicate_key_last_wins.pdf": duplicate_key(),
+    "i_objstm_xref_index_wrong.pdf": objstm_file(xref_index_shift=1),
+    "i_shared_page_node.pdf": shared_page(),
+    "i_stream_keyword_trailing_spaces.pdf": stream_keyword_spaces(),
+}
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    for name, data in CASES.items():
+        with open(os.path.join(out, name), "wb") as f:
+            f.write(data)
+    print("%d cases written to %s" % (len(CASES), out))
+
+
+if __name__ == "__main__":
+    main()

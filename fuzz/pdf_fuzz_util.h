@@ -1,0 +1,39 @@
+// Shared by the PDF fuzz targets: a per-process scratch file (the file-backed sources need a
+// path) and the outcome of reading a PDF, comparable across byte sources.
+#pragma once
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
+
+#include "docconform/error.h"
+#include "docconform/pdf/dump.h"
+#include "docconform/sha256.h"
+
+namespace docconform::fuzz {
+
+inline std::string scratch_path(const char* tag) {
+  const char* dir = std::getenv("TMPDIR");
+  return std::string(dir != nullptr ? dir : "/tmp") + "/docconform_fuzz_" + tag + "_" + std::to_string(::getpid()) + ".pdf";
+}
+
+inline void write_scratch(const std::string& path, const std::uint8_t* data, std::size_t size) {
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (f == nullptr) std::abort();
+  if (size > 0 && std::fwrite(data, 1, size, f) != size) std::abort();
+  std::fclose(f);
+}
+
+// "ok <digest>" or "<kind>: <message> @offset"; io errors never count as an outcome.
+inline std::string pdf_outcome(const std::string& path, const pdf::SourceOptions& options, const pdf::Limits& limits) {
+  try {
+    return "ok " + sha256_hex(pdf::pdf_dump_file(path, options, 3, limits));
+  } catch (const Error& e) {
+    if (e.kind() == ErrorKind::io) std::abort();
+    return std::string(to_string(e.kind())) + ": " + e.message() + " @" +
+           (e.context().offset ? std::to_string(*e.context().offset) : "-");
+  }
+}
+
+}  // namespace docconform::fuzz

@@ -1,0 +1,105 @@
+// The direct, lazy PDF reader: opening reads only the cross-reference chain; objects are parsed
+// when asked for; object streams are inflated on first use and kept in a small cluster cache.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "docconform/pdf/limits.h"
+#include "docconform/pdf/object.h"
+#include "docconform/pdf/source.h"
+
+namespace docconform::pdf {
+
+struct XrefEntry {
+  enum class Type : std::uint8_t { absent, free, offset, compressed };
+  Type type = Type::absent;
+  std::uint32_t gen = 0;        // generation (offset and free entries)
+  std::uint64_t offset = 0;     // offset: byte offset of `N G obj`; compressed: object stream number
+  std::uint32_t index = 0;      // compressed: index inside the object stream
+};
+
+// One cross-reference section of the /Prev chain, newest first.
+struct XrefSection {
+  enum class Form : std::uint8_t { table, stream, hybrid };
+  std::uint64_t offset = 0;  // of `xref` or of the xref stream's `N G obj`
+  Form form = Form::table;
+  std::uint32_t entries = 0;  // entries this section lists (both parts of a hybrid)
+};
+
+const char* to_string(XrefSection::Form form);
+
+struct PageInfo {
+  std::uint32_t index = 0;  // 0-based position in the page tree
+  ObjectId id;
+  Object media_box, crop_box, rotate, resources;  // after inheritance; null when absent
+};
+
+struct ReaderStats {
+  std::uint64_t objects_parsed = 0;
+  std::uint64_t objstm_inflated = 0;  // object streams decoded (cache misses)
+  std::uint64_t objstm_cache_hits = 0;
+  double inflate_seconds = 0;  // time spent in zlib (xref and object streams)
+};
+
+class Document {
+ public:
+  // Reads the header, startxref and the whole cross-reference chain. Throws Error.
+  Document(ByteSource& source, Limits limits = {});
+  ~Document();
+  Document(const Document&) = delete;
+  Document& operator=(const Document&) = delete;
+
+  const std::string& header_version() const { return header_version_; }
+  const Object& trailer() const { return trailer_; }
+  const std::vector<XrefEntry>& xref() const { return xref_; }
+  const std::vector<XrefSection>& sections() const { return sections_; }
+  // The offset startxref gives (of the newest section), as written.
+  std::uint64_t startxref() const { return startxref_; }
+  // Bytes before %PDF-: every offset in the file counts from the header (PDF 2.0 §7.5.2).
+  std::uint64_t header_offset() const { return header_offset_; }
+
+  // The object with this number as the merged xref says; a free or absent number is null
+  // (§7.3.10). Throws Error naming the object and offset when it cannot be read.
+  Object object(std::uint32_t num);
+  // Follows a chain of references to a direct object (null for a dangling ref).
+  Object resolve(const Object& value);
+  // The raw (still encoded) data of a stream object, and the decoded data (FlateDecode only).
+  std::string stream_raw(const Object& stream);
+  std::string stream_decoded(const Object& stream, const std::string& part);
+
+  Object catalog();
+  Object info();  // null when the trailer has no /Info
+  // Walks the page tree (inherited attributes, loop and depth checks); returns the page count.
+  std::uint64_t walk_pages(const std::function<void(const PageInfo&)>& visit);
+  std::uint64_t page_count();
+
+  ByteSource& source() { return source_; }
+  const Limits& limits() const { return limits_; }
+  const ReaderStats& stats() const { return stats_; }
+  // Decodes every object stream once without parsing its objects (benchmark: zlib alone).
+  void inflate_all_object_streams();
+
+  struct Impl;
+
+ private:
+  Object read_at(std::uint64_t offset, std::uint32_t num, std::uint32_t gen, bool check_header);
+  Object compressed(std::uint32_t num, const XrefEntry& entry);
+  void load_xref();
+
+  ByteSource& source_;
+  Limits limits_;
+  std::string header_version_;
+  std::uint64_t header_offset_ = 0;
+  std::uint64_t startxref_ = 0;
+  Object trailer_;
+  std::vector<XrefEntry> xref_;
+  std::vector<XrefSection> sections_;
+  ReaderStats stats_;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace docconform::pdf

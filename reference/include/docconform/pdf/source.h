@@ -1,0 +1,74 @@
+// Byte sources for the PDF reader: one interface, four interchangeable implementations
+// (sliding-window mmap, pread per fetch, read-ahead buffer, whole file in memory). Every source
+// counts the kernel calls it makes and the bytes it copies, so IO strategies can be compared.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace docconform::pdf {
+
+// Explicit kernel transitions and copies made by a source since it was opened.
+struct SourceCounts {
+  std::uint64_t open = 0;
+  std::uint64_t fstat = 0;
+  std::uint64_t map = 0;     // mmap
+  std::uint64_t unmap = 0;   // munmap
+  std::uint64_t pread = 0;
+  std::uint64_t bytes_copied = 0;  // bytes moved from the kernel into user buffers (pread)
+
+  std::uint64_t total_calls() const { return open + fstat + map + unmap + pread; }
+};
+
+enum class SourceKind { mapped, pread, buffered, whole };
+
+const char* to_string(SourceKind kind);
+// Parses "mapped", "pread", "buffered" or "whole"; throws Error(usage) otherwise.
+SourceKind parse_source_kind(std::string_view name);
+
+struct SourceOptions {
+  SourceKind kind = SourceKind::mapped;
+  std::uint64_t window = 64ull << 20;       // mapped: default view size
+  std::uint64_t granularity = 64ull << 10;  // mapped: view alignment, a multiple of the page size
+  std::uint64_t buffer = 256ull << 10;      // buffered: read-ahead size
+};
+
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  ByteSource(const ByteSource&) = delete;
+  ByteSource& operator=(const ByteSource&) = delete;
+
+  // Returns a pointer to bytes [offset, offset + size) of the file, valid until the next call to
+  // map() or read() on this source. size 0 is allowed for offset <= size(). Throws Error(range)
+  // for a request outside the file and Error(io) when the file shrank or changed underneath.
+  virtual const std::uint8_t* map(std::uint64_t offset, std::size_t size) = 0;
+
+  // Copies [offset, offset + size) into out (same errors as map()).
+  void read(std::uint64_t offset, std::size_t size, void* out);
+
+  std::uint64_t size() const { return size_; }
+  const std::string& name() const { return name_; }
+  const SourceCounts& counts() const { return counts_; }
+  virtual SourceKind kind() const = 0;
+
+ protected:
+  ByteSource(std::string name, std::uint64_t size) : name_(std::move(name)), size_(size) {}
+  // Throws Error(range) unless [offset, offset + size) lies inside the file.
+  void check_range(std::uint64_t offset, std::size_t size) const;
+
+  std::string name_;
+  std::uint64_t size_;
+  SourceCounts counts_;
+};
+
+// Opens path with the given strategy. A zero-length file is an Error(range).
+std::unique_ptr<ByteSource> open_source(const std::string& path, const SourceOptions& options);
+
+// A source over bytes already in memory (kind whole; no kernel calls). The bytes are copied.
+std::unique_ptr<ByteSource> memory_source(std::string bytes, std::string name = "<memory>");
+
+}  // namespace docconform::pdf

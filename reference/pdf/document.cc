@@ -1,0 +1,200 @@
+#include "docconform/pdf/document.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "docconform/error.h"
+#include "document_impl.h"
+#include "filters.h"
+#include "parser.h"
+
+namespace docconform::pdf {
+
+std::string object_part(std::uint32_t num, std::uint32_t gen) {
+  return "object " + std::to_string(num) + " " + std::to_string(gen);
+}
+
+const char* to_string(XrefSection::Form form) {
+  switch (form) {
+    case XrefSection::Form::table: return "table";
+    case XrefSection::Form::stream: return "stream";
+    case XrefSection::Form::hybrid: return "hybrid";
+  }
+  return "?";
+}
+
+Document::Document(ByteSource& source, Limits limits)
+    : source_(source), limits_(limits), impl_(std::make_unique<Impl>()) {
+  load_xref();
+}
+
+Document::~Document() = default;
+
+namespace {
+
+// Marks num as being fetched for the lifetime of the guard; a nested fetch of the same number
+// means the object depends on itself (e.g. a stream whose /Length is a reference to itself).
+class FetchGuard {
+ public:
+  FetchGuard(std::vector<std::uint32_t>& stack, std::uint32_t num, const Limits& limits, const std::string& file)
+      : stack_(stack) {
+    if (std::find(stack.begin(), stack.end(), num) != stack.end()) {
+      throw Error(ErrorKind::format, {file, object_part(num, 0), std::nullopt},
+                  "object depends on itself (reference cycle while reading it)");
+    }
+    if (stack.size() >= limits.max_depth) {
+      throw Error(ErrorKind::limit, {file, object_part(num, 0), std::nullopt}, "objects nested too deeply");
+    }
+    stack.push_back(num);
+  }
+  ~FetchGuard() { stack_.pop_back(); }
+  FetchGuard(const FetchGuard&) = delete;
+  FetchGuard& operator=(const FetchGuard&) = delete;
+
+ private:
+  std::vector<std::uint32_t>& stack_;
+};
+
+}  // namespace
+
+Object Document::read_at(std::uint64_t offset, std::uint32_t num, std::uint32_t gen, bool check_header) {
+  const std::string& file = source_.name();
+  const std::string part = check_header ? object_part(num, gen) : "xref stream";
+  const std::uint64_t size = source_.size();
+  if (offset >= size) {
+    throw Error(ErrorKind::format, {file, part, offset},
+                "offset is beyond the end of the file (" + std::to_string(size) + " bytes)");
+  }
+  const std::uint64_t grow_limit = check_header ? limits_.max_object_bytes : std::max(limits_.max_object_bytes, size);
+  Object object;
+  std::uint64_t want = 4096;
+  for (;;) {
+    const std::uint64_t available = size - offset;
+    const auto span = static_cast<std::size_t>(std::min(want, available));
+    const std::uint8_t* data = source_.map(offset, span);
+    Parser parser(data, span, offset, span == available, limits_, file, part);
+    try {
+      const std::uint64_t found_num = parser.parse_uint("object number");
+      const std::uint64_t found_gen = parser.parse_uint("generation number");
+      parser.expect_keyword("obj");
+      if (check_header && (found_num != num || found_gen != gen)) {
+        throw Error(ErrorKind::format, {file, part, offset},
+                    "xref points at object " + std::to_string(found_num) + " " + std::to_string(found_gen));
+      }
+      // `N G obj endobj` (nothing in between) reads as null, as common readers do.
+      if (!parser.try_keyword("endobj")) object = parser.parse_object();
+      if (object.kind == Kind::dict && parser.try_keyword("stream")) {
+        parser.skip_stream_eol();
+        object.kind = Kind::stream;
+        object.stream_offset = offset + parser.pos();
+      }
+      ++stats_.objects_parsed;
+      break;
+    } catch (const NeedMore&) {
+      if (want >= grow_limit) {
+        throw Error(ErrorKind::limit, {file, part, offset},
+                    "object is larger than " + std::to_string(grow_limit) + " bytes (max_object_bytes)");
+      }
+      want = std::min(want * 8, grow_limit);
+    }
+  }
+  if (object.kind != Kind::stream) return object;
+
+  const Object* length = object.get("Length");
+  if (length != nullptr && length->kind == Kind::ref) {
+    if (!check_header) throw Error(ErrorKind::format, {file, part, offset}, "xref stream /Length must be a direct integer");
+    const Object resolved = resolve(*length);
+    if (resolved.kind != Kind::integer || resolved.integer < 0) {
+      throw Error(ErrorKind::format, {file, part, offset}, "stream /Length reference does not resolve to an integer >= 0");
+    }
+    object.stream_length = static_cast<std::uint64_t>(resolved.integer);
+  } else if (length == nullptr || length->kind != Kind::integer || length->integer < 0) {
+    throw Error(ErrorKind::format, {file, part, offset}, "stream without an integer /Length");
+  } else {
+    object.stream_length = static_cast<std::uint64_t>(length->integer);
+  }
+  const std::uint64_t end = object.stream_offset + object.stream_length;
+  if (object.stream_length > size || end > size) {
+    throw Error(ErrorKind::format, {file, part, object.stream_offset},
+                "stream /Length " + std::to_string(object.stream_length) + " runs past the end of the file");
+  }
+  const auto span = static_cast<std::size_t>(std::min<std::uint64_t>(64, size - end));
+  Parser tail(source_.map(end, span), span, end, true, limits_, file, part);
+  tail.skip_ws();
+  if (!tail.try_keyword("endstream")) {
+    throw Error(ErrorKind::format, {file, part, end},
+                "stream /Length " + std::to_string(object.stream_length) + " does not end at 'endstream'");
+  }
+  return object;
+}
+
+Object Document::object(std::uint32_t num) {
+  if (num >= xref_.size()) return {};
+  const XrefEntry entry = xref_[num];
+  if (entry.type == XrefEntry::Type::offset) {
+    FetchGuard guard(impl_->fetching, num, limits_, source_.name());
+    return read_at(entry.offset, num, entry.gen, true);
+  }
+  if (entry.type == XrefEntry::Type::compressed) {
+    FetchGuard guard(impl_->fetching, num, limits_, source_.name());
+    return compressed(num, entry);
+  }
+  return {};
+}
+
+Object Document::resolve(const Object& value) {
+  if (value.kind != Kind::ref) return value;
+  Object current = value;
+  for (std::uint32_t hops = 0; current.kind == Kind::ref; ++hops) {
+    if (hops >= limits_.max_depth) {
+      throw Error(ErrorKind::format, {source_.name(), object_part(static_cast<std::uint32_t>(value.integer), value.gen), std::nullopt},
+                  "reference chain does not end (loop or more than max_depth hops)");
+    }
+    if (current.integer < 0 || current.integer > static_cast<std::int64_t>(UINT32_MAX)) return {};
+    const auto num = static_cast<std::uint32_t>(current.integer);
+    if (num >= xref_.size()) return {};
+    const XrefEntry& entry = xref_[num];
+    const std::uint32_t expected_gen = entry.type == XrefEntry::Type::compressed ? 0 : entry.gen;
+    if (current.gen != expected_gen) return {};  // a reference to another generation is a dangling one
+    current = object(num);
+  }
+  return current;
+}
+
+std::string Document::stream_raw(const Object& stream) {
+  if (stream.kind != Kind::stream) {
+    throw Error(ErrorKind::usage, {source_.name(), "", std::nullopt}, "not a stream object");
+  }
+  std::string raw(static_cast<std::size_t>(stream.stream_length), '\0');
+  source_.read(stream.stream_offset, raw.size(), raw.data());
+  return raw;
+}
+
+std::string Document::stream_decoded(const Object& stream, const std::string& part) {
+  Object dict = stream;
+  // Filter chains may use references; resolve the two keys the decoder reads.
+  for (const char* key : {"Filter", "DecodeParms"}) {
+    if (const Object* value = stream.get(key); value != nullptr && value->kind == Kind::ref) dict.set(key, resolve(*value));
+  }
+  const std::string raw = stream_raw(stream);
+  const auto start = std::chrono::steady_clock::now();
+  std::string decoded = decode_stream(dict, raw, FilterContext{source_.name(), part, limits_});
+  stats_.inflate_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return decoded;
+}
+
+Object Document::catalog() {
+  const Object* root = trailer_.get("Root");
+  Object catalog = root != nullptr ? resolve(*root) : Object{};
+  if (catalog.kind != Kind::dict) {
+    throw Error(ErrorKind::format, {source_.name(), "trailer", std::nullopt}, "/Root is not a dictionary");
+  }
+  return catalog;
+}
+
+Object Document::info() {
+  const Object* info = trailer_.get("Info");
+  return info != nullptr ? resolve(*info) : Object{};
+}
+
+}  // namespace docconform::pdf

@@ -1,0 +1,30 @@
+// State of a Document that callers never see: the object-stream cluster cache and the stack of
+// objects being fetched (to report self-dependencies instead of recursing forever).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "docconform/pdf/document.h"
+
+namespace docconform::pdf {
+
+struct Cluster {
+  std::uint32_t stream = 0;
+  std::string data;  // decoded object stream
+  std::uint64_t first = 0;
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> slots;  // (object number, offset from /First)
+  std::uint64_t last_use = 0;
+};
+
+struct Document::Impl {
+  std::vector<Cluster> clusters;
+  std::uint64_t clock = 0;
+  std::vector<std::uint32_t> fetching;
+};
+
+std::string object_part(std::uint32_t num, std::uint32_t gen);
+
+}  // namespace docconform::pdf

@@ -1,0 +1,150 @@
+#include "docconform/pdf/dump.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "docconform/canonical.h"
+#include "docconform/error.h"
+#include "docconform/sha256.h"
+#include "docconform/pdf/writer.h"
+
+namespace docconform::pdf {
+namespace {
+
+void append_bytes_quoted(std::string& out, const std::string& bytes) {
+  std::u16string units(bytes.size(), u'\0');
+  std::transform(bytes.begin(), bytes.end(), units.begin(), [](char c) { return static_cast<char16_t>(static_cast<unsigned char>(c)); });
+  append_quoted(out, units);
+}
+
+void append_dict(std::string& out, const Object& dict) {
+  // Sorted by key bytes; the last occurrence of a duplicated key wins; null values are absent.
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < dict.keys.size(); ++i) {
+    if (dict.get(dict.keys[i]) == &dict.items[i]) order.push_back(i);
+  }
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return dict.keys[a] < dict.keys[b]; });
+  out += "<<";
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    if (k > 0) out += ' ';
+    append_pdf_name(out, dict.keys[order[k]]);
+    out += ' ';
+    append_canonical(out, dict.items[order[k]]);
+  }
+  out += ">>";
+}
+
+void append_id(std::string& out, std::uint64_t num, std::uint64_t gen) {
+  out += std::to_string(num);
+  out += ' ';
+  out += std::to_string(gen);
+}
+
+}  // namespace
+
+void append_canonical(std::string& out, const Object& object) {
+  switch (object.kind) {
+    case Kind::null: out += "null"; return;
+    case Kind::boolean: out += object.boolean ? "true" : "false"; return;
+    case Kind::integer: out += std::to_string(object.integer); return;
+    case Kind::real: append_number(out, object.real); return;
+    case Kind::string: append_bytes_quoted(out, object.bytes); return;
+    case Kind::name: append_pdf_name(out, object.bytes); return;
+    case Kind::array:
+      out += '[';
+      for (std::size_t i = 0; i < object.items.size(); ++i) {
+        if (i > 0) out += ' ';
+        append_canonical(out, object.items[i]);
+      }
+      out += ']';
+      return;
+    case Kind::dict: append_dict(out, object); return;
+    case Kind::ref:
+      append_id(out, static_cast<std::uint64_t>(object.integer), object.gen);
+      out += " R";
+      return;
+    case Kind::stream:
+      out += "stream ";
+      append_dict(out, object);
+      return;
+  }
+}
+
+std::string canonical_text(const Object& object) {
+  std::string out;
+  append_canonical(out, object);
+  return out;
+}
+
+std::string pdf_dump(Document& document, int level) {
+  if (level < 1 || level > max_dump_level) {
+    throw Error(ErrorKind::usage, {document.source().name(), "", std::nullopt}, "dump level must be 1, 2 or 3");
+  }
+  const auto& xref = document.xref();
+  std::string out = "docconform-dump pdf 1\nlevel " + std::to_string(level) + "\n";
+  out += "version ";
+  append_bytes_quoted(out, document.header_version());
+  out += '\n';
+  std::vector<std::string> page_lines;
+  const std::uint64_t pages = document.walk_pages([&](const PageInfo& page) {
+    if (level < 3) return;
+    std::string line = "page " + std::to_string(page.index + 1) + " ";
+    append_id(line, page.id.num, page.id.gen);
+    line += " mediabox ";
+    append_canonical(line, page.media_box);
+    line += " rotate ";
+    append_canonical(line, page.rotate);
+    page_lines.push_back(std::move(line));
+  });
+  out += "pages " + std::to_string(pages) + "\n";
+  const auto in_use = std::count_if(xref.begin(), xref.end(), [](const XrefEntry& e) {
+    return e.type == XrefEntry::Type::offset || e.type == XrefEntry::Type::compressed;
+  });
+  out += "objects " + std::to_string(in_use) + "\n";
+  if (level < 2) return out;
+
+  for (std::size_t num = 1; num < xref.size(); ++num) {
+    const XrefEntry& e = xref[num];
+    if (e.type == XrefEntry::Type::offset) {
+      out += "xref ";
+      append_id(out, num, e.gen);
+      out += " n " + std::to_string(e.offset - document.header_offset()) + "\n";
+    } else if (e.type == XrefEntry::Type::compressed) {
+      out += "xref ";
+      append_id(out, num, 0);
+      out += " c " + std::to_string(e.offset) + " " + std::to_string(e.index) + "\n";
+    }
+  }
+  if (level < 3) return out;
+
+  for (const XrefSection& section : document.sections()) {
+    out += "section " + std::to_string(section.offset) + " " + to_string(section.form) + " " +
+           std::to_string(section.entries) + "\n";
+  }
+  out += "trailer ";
+  append_canonical(out, document.trailer());
+  out += '\n';
+  for (const std::string& line : page_lines) out += line + "\n";
+  for (std::size_t num = 1; num < xref.size(); ++num) {
+    const XrefEntry& e = xref[num];
+    if (e.type != XrefEntry::Type::offset && e.type != XrefEntry::Type::compressed) continue;
+    const Object object = document.object(static_cast<std::uint32_t>(num));
+    out += "obj ";
+    append_id(out, num, e.type == XrefEntry::Type::offset ? e.gen : 0);
+    out += ' ';
+    append_canonical(out, object);
+    if (object.kind == Kind::stream) {
+      out += " length " + std::to_string(object.stream_length) + " sha256 " + sha256_hex(document.stream_raw(object));
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+std::string pdf_dump_file(const std::string& path, const SourceOptions& source_options, int level, const Limits& limits) {
+  auto source = open_source(path, source_options);
+  Document document(*source, limits);
+  return pdf_dump(document, level);
+}
+
+}  // namespace docconform::pdf

@@ -1,0 +1,160 @@
+#include "filters.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "docconform/error.h"
+
+namespace docconform::pdf {
+namespace {
+
+std::int64_t int_param(const Object* params, std::string_view key, std::int64_t fallback) {
+  const Object* value = params != nullptr ? params->get(key) : nullptr;
+  return value != nullptr && value->kind == Kind::integer ? value->integer : fallback;
+}
+
+// PNG predictors (§7.4.4.4, predictor >= 10): each row starts with its own filter type byte.
+std::string unpredict_png(const std::string& data, const Object* params, const FilterContext& ctx) {
+  const std::int64_t colors = int_param(params, "Colors", 1);
+  const std::int64_t bpc = int_param(params, "BitsPerComponent", 8);
+  const std::int64_t columns = int_param(params, "Columns", 1);
+  if (colors < 1 || colors > 32 || (bpc != 1 && bpc != 2 && bpc != 4 && bpc != 8 && bpc != 16) || columns < 1 ||
+      columns > (1 << 24)) {
+    throw Error(ErrorKind::format, {ctx.file, ctx.part, std::nullopt}, "invalid predictor parameters");
+  }
+  const auto bpp = static_cast<std::size_t>(std::max<std::int64_t>(1, (colors * bpc + 7) / 8));
+  const auto row = static_cast<std::size_t>((colors * bpc * columns + 7) / 8);
+  std::string out;
+  out.reserve(data.size() / (row + 1) * row);
+  std::string previous(row, '\0');
+  std::string current(row, '\0');
+  for (std::size_t at = 0; at < data.size(); at += row + 1) {
+    if (data.size() - at < row + 1) {
+      throw Error(ErrorKind::format, {ctx.file, ctx.part, at}, "predicted data ends inside a row");
+    }
+    const auto type = static_cast<std::uint8_t>(data[at]);
+    const auto* in = reinterpret_cast<const std::uint8_t*>(data.data() + at + 1);
+    auto* cur = reinterpret_cast<std::uint8_t*>(current.data());
+    const auto* prev = reinterpret_cast<const std::uint8_t*>(previous.data());
+    for (std::size_t i = 0; i < row; ++i) {
+      const int left = i >= bpp ? cur[i - bpp] : 0;
+      const int up = prev[i];
+      const int up_left = i >= bpp ? prev[i - bpp] : 0;
+      int predicted = 0;
+      switch (type) {
+        case 0: predicted = 0; break;
+        case 1: predicted = left; break;
+        case 2: predicted = up; break;
+        case 3: predicted = (left + up) / 2; break;
+        case 4: {
+          const int p = left + up - up_left;
+          const int pa = std::abs(p - left), pb = std::abs(p - up), pc = std::abs(p - up_left);
+          predicted = (pa <= pb && pa <= pc) ? left : (pb <= pc ? up : up_left);
+          break;
+        }
+        default: throw Error(ErrorKind::format, {ctx.file, ctx.part, at}, "unknown PNG predictor row type " + std::to_string(type));
+      }
+      cur[i] = static_cast<std::uint8_t>(in[i] + predicted);
+    }
+    out += current;
+    previous.swap(current);
+  }
+  return out;
+}
+
+// TIFF predictor 2 (§7.4.4.4) for 8-bit components: each byte adds the one a pixel before it.
+std::string unpredict_tiff(std::string data, const Object* params, const FilterContext& ctx) {
+  const std::int64_t colors = int_param(params, "Colors", 1);
+  const std::int64_t bpc = int_param(params, "BitsPerComponent", 8);
+  const std::int64_t columns = int_param(params, "Columns", 1);
+  if (bpc != 8) throw Error(ErrorKind::unsupported, {ctx.file, ctx.part, std::nullopt}, "TIFF predictor with BitsPerComponent != 8");
+  if (colors < 1 || colors > 32 || columns < 1 || columns > (1 << 24)) {
+    throw Error(ErrorKind::format, {ctx.file, ctx.part, std::nullopt}, "invalid predictor parameters");
+  }
+  const auto bpp = static_cast<std::size_t>(colors);
+  const auto row = static_cast<std::size_t>(colors * columns);
+  for (std::size_t start = 0; start < data.size(); start += row) {
+    for (std::size_t i = start + bpp; i < std::min(data.size(), start + row); ++i) {
+      data[i] = static_cast<char>(static_cast<std::uint8_t>(data[i]) + static_cast<std::uint8_t>(data[i - bpp]));
+    }
+  }
+  return data;
+}
+
+std::string apply_predictor(std::string data, const Object* params, const FilterContext& ctx) {
+  const std::int64_t predictor = int_param(params, "Predictor", 1);
+  if (predictor == 1) return data;
+  if (predictor == 2) return unpredict_tiff(std::move(data), params, ctx);
+  if (predictor >= 10 && predictor <= 15) return unpredict_png(data, params, ctx);
+  throw Error(ErrorKind::unsupported, {ctx.file, ctx.part, std::nullopt}, "predictor " + std::to_string(predictor));
+}
+
+}  // namespace
+
+std::string inflate(std::string_view raw, const FilterContext& ctx) {
+  z_stream z{};
+  if (inflateInit(&z) != Z_OK) throw Error(ErrorKind::io, {ctx.file, ctx.part, std::nullopt}, "inflateInit failed");
+  std::string out;
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(raw.data()));
+  z.avail_in = static_cast<uInt>(std::min<std::size_t>(raw.size(), 1u << 30));
+  int status = Z_OK;
+  std::size_t chunk = std::max<std::size_t>(raw.size() * 4, 16384);
+  while (status != Z_STREAM_END) {
+    const std::size_t used = out.size();
+    const std::uint64_t cap = std::min<std::uint64_t>(
+        ctx.limits.max_stream_decoded, std::max<std::uint64_t>(1ull << 20, raw.size() * ctx.limits.inflate_ratio));
+    if (used >= cap) {
+      inflateEnd(&z);
+      throw Error(ErrorKind::limit, {ctx.file, ctx.part, z.total_in},
+                  "inflated data exceeds " + std::to_string(cap) + " bytes (decoded-size / inflate-ratio limit)");
+    }
+    chunk = std::min<std::uint64_t>(chunk, cap - used);
+    out.resize(used + chunk);
+    z.next_out = reinterpret_cast<Bytef*>(out.data() + used);
+    z.avail_out = static_cast<uInt>(chunk);
+    status = ::inflate(&z, Z_NO_FLUSH);
+    out.resize(used + (chunk - z.avail_out));
+    if (status == Z_BUF_ERROR && z.avail_in == 0) break;  // input ended without a stream end: keep what came
+    if (status != Z_OK && status != Z_STREAM_END && status != Z_BUF_ERROR) {
+      const auto at = z.total_in;
+      inflateEnd(&z);
+      throw Error(ErrorKind::format, {ctx.file, ctx.part, at}, std::string("corrupt deflate data: ") + (z.msg ? z.msg : "error"));
+    }
+    if (status == Z_OK && z.avail_in == 0 && z.avail_out != 0) break;
+    chunk *= 2;
+  }
+  inflateEnd(&z);
+  return out;
+}
+
+std::string decode_stream(const Object& dict, std::string_view raw, const FilterContext& ctx) {
+  const Object* filter = dict.get("Filter");
+  const Object* params = dict.get("DecodeParms");
+  if (filter == nullptr) return std::string(raw);
+  std::vector<const Object*> filters, parameters;
+  if (filter->kind == Kind::array) {
+    for (std::size_t i = 0; i < filter->items.size(); ++i) {
+      filters.push_back(&filter->items[i]);
+      parameters.push_back(params != nullptr && params->kind == Kind::array && i < params->items.size()
+                               ? &params->items[i] : nullptr);
+    }
+  } else {
+    filters.push_back(filter);
+    parameters.push_back(params != nullptr && params->kind == Kind::dict ? params : nullptr);
+  }
+  std::string data(raw);
+  for (std::size_t i = 0; i < filters.size(); ++i) {
+    if (filters[i]->kind != Kind::name) throw Error(ErrorKind::format, {ctx.file, ctx.part, std::nullopt}, "/Filter is not a name");
+    const std::string& name = filters[i]->bytes;
+    if (name != "FlateDecode" && name != "Fl") {
+      throw Error(ErrorKind::unsupported, {ctx.file, ctx.part, std::nullopt}, "filter /" + name);
+    }
+    const Object* p = parameters[i] != nullptr && parameters[i]->kind == Kind::dict ? parameters[i] : nullptr;
+    data = apply_predictor(inflate(data, ctx), p, ctx);
+  }
+  return data;
+}
+
+}  // namespace docconform::pdf

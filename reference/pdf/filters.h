@@ -1,0 +1,27 @@
+// Stream filters the reader needs for its own structures: FlateDecode (zlib) with the PNG and
+// TIFF-less predictors of §7.4.4.4, under the decoded-size and inflate-ratio limits.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "docconform/pdf/limits.h"
+#include "docconform/pdf/object.h"
+
+namespace docconform::pdf {
+
+struct FilterContext {
+  const std::string& file;
+  const std::string& part;
+  const Limits& limits;
+};
+
+// Applies the stream's /Filter chain (resolved: direct names/arrays) to raw bytes.
+// Filters other than FlateDecode are Error(unsupported).
+std::string decode_stream(const Object& dict, std::string_view raw, const FilterContext& context);
+
+// zlib inflate with limits; exposed for tests and the benchmark.
+std::string inflate(std::string_view raw, const FilterContext& context);
+
+}  // namespace docconform::pdf

@@ -1,0 +1,116 @@
+// Object streams (§7.5.7): decoded on first use, kept in a small LRU cluster cache so the
+// neighbouring objects of a cluster are served without inflating it again.
+#include <algorithm>
+
+#include "docconform/error.h"
+#include "document_impl.h"
+#include "parser.h"
+
+namespace docconform::pdf {
+namespace {
+
+Cluster load_cluster(Document& doc, std::uint32_t stream_num, const XrefEntry& stream_entry) {
+  const std::string& file = doc.source().name();
+  const std::string part = "object stream " + std::to_string(stream_num);
+  if (stream_entry.type != XrefEntry::Type::offset) {
+    throw Error(ErrorKind::format, {file, part, std::nullopt}, "object stream is not an uncompressed object in the xref");
+  }
+  const Object stream = doc.object(stream_num);
+  if (stream.kind != Kind::stream) throw Error(ErrorKind::format, {file, part, stream_entry.offset}, "object stream is not a stream");
+  const Object* n = stream.get("N");
+  const Object* first = stream.get("First");
+  if (n == nullptr || n->kind != Kind::integer || n->integer < 0 || first == nullptr || first->kind != Kind::integer ||
+      first->integer < 0) {
+    throw Error(ErrorKind::format, {file, part, stream_entry.offset}, "object stream without integer /N and /First");
+  }
+  if (static_cast<std::uint64_t>(n->integer) > doc.limits().max_objstm_objects) {
+    throw Error(ErrorKind::limit, {file, part, stream_entry.offset},
+                "/N " + std::to_string(n->integer) + " exceeds max_objstm_objects");
+  }
+  Cluster cluster;
+  cluster.stream = stream_num;
+  cluster.data = doc.stream_decoded(stream, part);
+  cluster.first = static_cast<std::uint64_t>(first->integer);
+  if (cluster.first > cluster.data.size()) {
+    throw Error(ErrorKind::format, {file, part, cluster.first},
+                "/First " + std::to_string(cluster.first) + " lies past the decoded data (" +
+                    std::to_string(cluster.data.size()) + " bytes)");
+  }
+  const auto count = static_cast<std::size_t>(n->integer);
+  // Each pair takes at least 4 bytes ("1 0 "), so a lying /N is caught before reserving memory.
+  if (count > cluster.first / 3 + 1) {
+    throw Error(ErrorKind::format, {file, part, 0}, "/N " + std::to_string(count) + " pairs cannot fit before /First");
+  }
+  cluster.slots.reserve(count);
+  Parser header(reinterpret_cast<const std::uint8_t*>(cluster.data.data()), static_cast<std::size_t>(cluster.first), 0,
+                true, doc.limits(), file, part);
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::uint64_t num = header.parse_uint("object number in the object stream header");
+    const std::uint64_t offset = header.parse_uint("object offset in the object stream header");
+    if (num > UINT32_MAX || offset >= cluster.data.size() - cluster.first) {
+      throw Error(ErrorKind::format, {file, part, header.offset()},
+                  "header pair " + std::to_string(i) + " (" + std::to_string(num) + " " + std::to_string(offset) +
+                      ") lies outside the stream");
+    }
+    cluster.slots.emplace_back(static_cast<std::uint32_t>(num), offset);
+  }
+  return cluster;
+}
+
+}  // namespace
+
+Object Document::compressed(std::uint32_t num, const XrefEntry& entry) {
+  const std::string& file = source_.name();
+  if (entry.offset >= xref_.size()) {
+    throw Error(ErrorKind::format, {file, object_part(num, 0), std::nullopt},
+                "xref places the object in object stream " + std::to_string(entry.offset) + ", which does not exist");
+  }
+  const auto stream_num = static_cast<std::uint32_t>(entry.offset);
+  auto& clusters = impl_->clusters;
+  auto it = std::find_if(clusters.begin(), clusters.end(), [&](const Cluster& c) { return c.stream == stream_num; });
+  if (it != clusters.end()) {
+    ++stats_.objstm_cache_hits;
+  } else {
+    Cluster loaded = load_cluster(*this, stream_num, xref_[stream_num]);
+    ++stats_.objstm_inflated;
+    if (clusters.size() >= std::max<std::uint32_t>(limits_.objstm_cache, 1)) {
+      clusters.erase(std::min_element(clusters.begin(), clusters.end(),
+                                      [](const Cluster& a, const Cluster& b) { return a.last_use < b.last_use; }));
+    }
+    clusters.push_back(std::move(loaded));
+    it = clusters.end() - 1;
+  }
+  it->last_use = ++impl_->clock;
+  const Cluster& cluster = *it;
+  const std::string part = object_part(num, 0) + " in object stream " + std::to_string(stream_num);
+  // The xref's index is a hint: when that slot holds another object, the header is searched
+  // (the stream's own header is authoritative for which object sits where).
+  std::size_t slot = entry.index;
+  if (slot >= cluster.slots.size() || cluster.slots[slot].first != num) {
+    const auto found = std::find_if(cluster.slots.begin(), cluster.slots.end(), [&](const auto& s) { return s.first == num; });
+    if (found == cluster.slots.end()) {
+      throw Error(ErrorKind::format, {file, part, std::nullopt}, "the object stream's header does not list this object");
+    }
+    slot = static_cast<std::size_t>(found - cluster.slots.begin());
+  }
+  const std::uint64_t at = cluster.first + cluster.slots[slot].second;
+  Parser parser(reinterpret_cast<const std::uint8_t*>(cluster.data.data()) + at,
+                static_cast<std::size_t>(cluster.data.size() - at), at, true, limits_, file, part);
+  Object object = parser.parse_object();
+  if (object.kind == Kind::dict && parser.try_keyword("stream")) parser.fail("a stream cannot be stored in an object stream");
+  ++stats_.objects_parsed;
+  return object;
+}
+
+void Document::inflate_all_object_streams() {
+  std::vector<bool> seen(xref_.size(), false);
+  for (const XrefEntry& entry : xref_) {
+    if (entry.type != XrefEntry::Type::compressed || entry.offset >= xref_.size() || seen[entry.offset]) continue;
+    seen[entry.offset] = true;
+    const auto stream_num = static_cast<std::uint32_t>(entry.offset);
+    const Object stream = object(stream_num);
+    if (stream.kind == Kind::stream) stream_decoded(stream, "object stream " + std::to_string(stream_num));
+  }
+}
+
+}  // namespace docconform::pdf

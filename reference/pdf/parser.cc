@@ -1,0 +1,328 @@
+#include "parser.h"
+
+#include <charconv>
+#include <cstdlib>
+
+#include "docconform/error.h"
+
+namespace docconform::pdf {
+
+bool is_pdf_whitespace(std::uint8_t c) { return c == 0 || c == 9 || c == 10 || c == 12 || c == 13 || c == 32; }
+
+bool is_pdf_delimiter(std::uint8_t c) {
+  return c == '(' || c == ')' || c == '<' || c == '>' || c == '[' || c == ']' || c == '{' || c == '}' || c == '/' ||
+         c == '%';
+}
+
+namespace {
+
+bool is_regular(std::uint8_t c) { return !is_pdf_whitespace(c) && !is_pdf_delimiter(c); }
+
+int hex_value(int c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+}  // namespace
+
+Parser::Parser(const std::uint8_t* data, std::size_t size, std::uint64_t base, bool at_end, const Limits& limits,
+               const std::string& file, const std::string& part)
+    : data_(data), size_(size), base_(base), at_end_(at_end), limits_(limits), file_(file), part_(part) {}
+
+void Parser::fail(const std::string& message) const {
+  throw Error(ErrorKind::format, {file_, part_, offset()}, message);
+}
+
+bool Parser::peek_end() {
+  if (pos_ < size_) return false;
+  if (at_end_) return true;
+  throw NeedMore{};
+}
+
+int Parser::peek() { return peek_end() ? -1 : data_[pos_]; }
+
+void Parser::skip_ws() {
+  while (!peek_end()) {
+    const std::uint8_t c = data_[pos_];
+    if (is_pdf_whitespace(c)) {
+      ++pos_;
+    } else if (c == '%') {
+      while (!peek_end() && data_[pos_] != '\r' && data_[pos_] != '\n') ++pos_;
+    } else {
+      return;
+    }
+  }
+}
+
+std::string_view Parser::regular_token() {
+  const std::size_t start = pos_;
+  while (!peek_end() && is_regular(data_[pos_])) ++pos_;
+  return {reinterpret_cast<const char*>(data_ + start), pos_ - start};
+}
+
+bool Parser::try_keyword(std::string_view keyword) {
+  skip_ws();
+  const std::size_t start = pos_;
+  if (regular_token() == keyword) return true;
+  pos_ = start;
+  return false;
+}
+
+void Parser::expect_keyword(std::string_view keyword) {
+  if (!try_keyword(keyword)) fail("expected '" + std::string(keyword) + "'");
+}
+
+std::uint64_t Parser::parse_uint(const char* what) {
+  skip_ws();
+  const std::size_t start = pos_;
+  const std::string_view token = regular_token();
+  std::uint64_t value = 0;
+  const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
+  if (token.empty() || ec != std::errc() || end != token.data() + token.size()) {
+    pos_ = start;
+    fail(std::string("expected ") + what + " (an unsigned integer)");
+  }
+  return value;
+}
+
+void Parser::skip_stream_eol() {
+  // ISO 32000-1 §7.3.8.1: `stream` is followed by CRLF or LF; trailing spaces before the EOL and
+  // a lone CR are common errors that readers accept.
+  while (peek() == ' ' || peek() == '\t') ++pos_;
+  if (peek() == '\r') ++pos_;
+  if (peek() == '\n') ++pos_;
+}
+
+Object Parser::parse_object() {
+  skip_ws();
+  return parse_value(0);
+}
+
+Object Parser::parse_value(std::uint32_t depth) {
+  if (depth > limits_.max_depth) {
+    throw Error(ErrorKind::limit, {file_, part_, offset()},
+                "nesting deeper than " + std::to_string(limits_.max_depth) + " levels");
+  }
+  skip_ws();
+  const int c = peek();
+  if (c < 0) fail("unexpected end of data, expected an object");
+  switch (c) {
+    case '/': return parse_name();
+    case '(': return parse_literal_string();
+    case '[': {
+      ++pos_;
+      Object array;
+      array.kind = Kind::array;
+      for (;;) {
+        skip_ws();
+        if (peek() == ']') {
+          ++pos_;
+          return array;
+        }
+        if (peek() < 0) fail("unterminated array");
+        array.items.push_back(parse_value(depth + 1));
+      }
+    }
+    case '<': {
+      if (pos_ + 1 >= size_ && !at_end_) throw NeedMore{};
+      if (pos_ + 1 < size_ && data_[pos_ + 1] == '<') {
+        pos_ += 2;
+        Object dict = Object::make_dict();
+        for (;;) {
+          skip_ws();
+          const int k = peek();
+          if (k == '>') {
+            if (pos_ + 1 >= size_ && !at_end_) throw NeedMore{};
+            if (pos_ + 1 < size_ && data_[pos_ + 1] == '>') {
+              pos_ += 2;
+              return dict;
+            }
+            fail("expected '>>'");
+          }
+          if (k < 0) fail("unterminated dictionary");
+          if (k != '/') fail("dictionary key is not a name");
+          Object key = parse_name();
+          dict.keys.push_back(std::move(key.bytes));
+          skip_ws();
+          if (peek() == '>') fail("dictionary key without a value");
+          dict.items.push_back(parse_value(depth + 1));
+        }
+      }
+      return parse_hex_string();
+    }
+    case '+': case '-': case '.': case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7':
+    case '8': case '9': {
+      Object number = parse_number();
+      if (number.kind != Kind::integer || number.integer < 0 || c == '+') return number;
+      // Two unsigned integers followed by R form an indirect reference.
+      const std::size_t after_first = pos_;
+      try {
+        skip_ws();
+        const std::size_t gen_start = pos_;
+        const std::string_view gen = regular_token();
+        std::uint32_t gen_value = 0;
+        const auto [end, ec] = std::from_chars(gen.data(), gen.data() + gen.size(), gen_value);
+        if (!gen.empty() && ec == std::errc() && end == gen.data() + gen.size() && data_[gen_start] != '+') {
+          skip_ws();
+          if (regular_token() == "R") return Object::make_ref(number.integer, gen_value);
+        }
+      } catch (const NeedMore&) {
+        if (!at_end_) throw;
+      }
+      pos_ = after_first;
+      return number;
+    }
+    default: break;
+  }
+  const std::size_t start = pos_;
+  const std::string_view token = regular_token();
+  Object o;
+  if (token == "null") return o;
+  if (token == "true" || token == "false") {
+    o.kind = Kind::boolean;
+    o.boolean = token == "true";
+    return o;
+  }
+  pos_ = start;
+  if (token.empty()) fail(std::string("unexpected delimiter '") + static_cast<char>(c) + "'");
+  fail("unexpected token '" + std::string(token.substr(0, 32)) + "'");
+}
+
+Object Parser::parse_number() {
+  const std::size_t start = pos_;
+  const std::string_view token = regular_token();
+  bool real = false;
+  std::size_t digits = 0;
+  for (std::size_t i = 0; i < token.size(); ++i) {
+    const char ch = token[i];
+    if (ch >= '0' && ch <= '9') {
+      ++digits;
+    } else if (ch == '.' && !real) {
+      real = true;
+    } else if ((ch == '+' || ch == '-') && i == 0) {
+    } else {
+      pos_ = start;
+      fail("malformed number '" + std::string(token.substr(0, 32)) + "'");
+    }
+  }
+  if (digits == 0) {
+    pos_ = start;
+    fail("malformed number '" + std::string(token.substr(0, 32)) + "'");
+  }
+  Object o;
+  if (!real) {
+    const char* first = token.data() + (token[0] == '+' ? 1 : 0);
+    const auto [end, ec] = std::from_chars(first, token.data() + token.size(), o.integer);
+    if (ec == std::errc()) {
+      o.kind = Kind::integer;
+      return o;
+    }
+    // An integer too large for 64 bits is read as a real, as readers commonly do.
+  }
+  const std::string text(token);
+  o.kind = Kind::real;
+  o.real = std::strtod(text.c_str(), nullptr);
+  return o;
+}
+
+Object Parser::parse_name() {
+  ++pos_;  // '/'
+  const std::string_view raw = regular_token();
+  Object o;
+  o.kind = Kind::name;
+  o.bytes.reserve(raw.size());
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    if (raw[i] == '#' && i + 2 < raw.size() && hex_value(raw[i + 1]) >= 0 && hex_value(raw[i + 2]) >= 0) {
+      o.bytes += static_cast<char>(hex_value(raw[i + 1]) * 16 + hex_value(raw[i + 2]));
+      i += 2;
+    } else {
+      o.bytes += raw[i];
+    }
+  }
+  return o;
+}
+
+Object Parser::parse_literal_string() {
+  const std::size_t start = pos_;
+  ++pos_;  // '('
+  Object o;
+  o.kind = Kind::string;
+  int nesting = 1;
+  for (;;) {
+    if (peek_end()) {
+      pos_ = start;
+      fail("unterminated literal string");
+    }
+    const std::uint8_t c = data_[pos_++];
+    if (c == '(') {
+      ++nesting;
+    } else if (c == ')') {
+      if (--nesting == 0) return o;
+    } else if (c == '\r') {
+      // An unescaped end-of-line inside a string reads as one LF (§7.3.4.2).
+      if (!peek_end() && data_[pos_] == '\n') ++pos_;
+      o.bytes += '\n';
+      continue;
+    } else if (c == '\\') {
+      if (peek_end()) continue;
+      const std::uint8_t e = data_[pos_++];
+      switch (e) {
+        case 'n': o.bytes += '\n'; break;
+        case 'r': o.bytes += '\r'; break;
+        case 't': o.bytes += '\t'; break;
+        case 'b': o.bytes += '\b'; break;
+        case 'f': o.bytes += '\f'; break;
+        case '\r':
+          if (!peek_end() && data_[pos_] == '\n') ++pos_;
+          break;
+        case '\n': break;
+        default:
+          if (e >= '0' && e <= '7') {
+            int value = e - '0';
+            for (int k = 0; k < 2 && !peek_end() && data_[pos_] >= '0' && data_[pos_] <= '7'; ++k) {
+              value = value * 8 + (data_[pos_++] - '0');
+            }
+            o.bytes += static_cast<char>(value & 0xFF);
+          } else {
+            o.bytes += static_cast<char>(e);  // \( \) \\ and unknown escapes: the character itself
+          }
+      }
+      continue;
+    }
+    o.bytes += static_cast<char>(c);
+  }
+}
+
+Object Parser::parse_hex_string() {
+  const std::size_t start = pos_;
+  ++pos_;  // '<'
+  Object o;
+  o.kind = Kind::string;
+  int high = -1;
+  for (;;) {
+    if (peek_end()) {
+      pos_ = start;
+      fail("unterminated hex string");
+    }
+    const std::uint8_t c = data_[pos_++];
+    if (c == '>') break;
+    if (is_pdf_whitespace(c)) continue;
+    const int v = hex_value(c);
+    if (v < 0) {
+      --pos_;
+      fail("invalid character in hex string");
+    }
+    if (high < 0) {
+      high = v;
+    } else {
+      o.bytes += static_cast<char>(high * 16 + v);
+      high = -1;
+    }
+  }
+  if (high >= 0) o.bytes += static_cast<char>(high * 16);  // odd digit count: final 0 assumed
+  return o;
+}
+
+}  // namespace docconform::pdf

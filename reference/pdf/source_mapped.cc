@@ -1,0 +1,75 @@
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "docconform/error.h"
+#include "docconform/pdf/mapped.h"
+#include "posix_file.h"
+#include "sources.h"
+
+namespace docconform::pdf {
+
+ViewPlan plan_view(std::uint64_t offset, std::uint64_t size, std::uint64_t window, std::uint64_t granularity,
+                   std::uint64_t file_size) {
+  ViewPlan plan;
+  plan.aligned = offset - offset % granularity;
+  plan.delta = offset - plan.aligned;
+  plan.length = window;
+  if (plan.length < size + plan.delta) plan.length = size + plan.delta;  // straddle: grow this one view
+  if (plan.aligned + plan.length > file_size) plan.length = file_size - plan.aligned;  // clamp at EOF
+  return plan;
+}
+
+MappedSource::MappedSource(const std::string& path, std::uint64_t window, std::uint64_t granularity)
+    : ByteSource(path, 0), window_(window), granularity_(granularity) {
+  const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+  if (granularity == 0 || granularity % page != 0) {
+    throw Error(ErrorKind::usage, {path, "", std::nullopt},
+                "granularity " + std::to_string(granularity) + " is not a multiple of the page size " +
+                    std::to_string(page));
+  }
+  if (window == 0) throw Error(ErrorKind::usage, {path, "", std::nullopt}, "window must not be 0");
+  file_ = std::make_unique<PosixFile>(path, counts_);
+  size_ = file_->stat_size();
+  if (size_ == 0) throw Error(ErrorKind::range, {path, "", 0}, "file is empty");
+}
+
+MappedSource::~MappedSource() { unmap(); }
+
+void MappedSource::unmap() {
+  if (view_ == nullptr) return;
+  ++counts_.unmap;
+  ::munmap(view_, view_size_);
+  view_ = nullptr;
+  view_size_ = 0;
+}
+
+const std::uint8_t* MappedSource::map(std::uint64_t offset, std::size_t size) {
+  check_range(offset, size);
+  static const std::uint8_t nothing = 0;
+  if (size == 0) return &nothing;
+  // Fast path: no kernel call while the range lies in the live view.
+  if (view_ != nullptr && offset >= view_offset_ && offset + size <= view_offset_ + view_size_) {
+    return static_cast<const std::uint8_t*>(view_) + (offset - view_offset_);
+  }
+  unmap();  // slide: never two views at once
+  file_->check_unchanged(size_);
+  const ViewPlan plan = plan_view(offset, size, window_, granularity_, size_);
+  ++counts_.map;
+  void* view = ::mmap(nullptr, plan.length, PROT_READ, MAP_SHARED, file_->fd(), static_cast<off_t>(plan.aligned));
+  if (view == MAP_FAILED) {
+    throw Error(ErrorKind::io, {name_, "", offset}, std::string("mmap: ") + std::strerror(errno));
+  }
+  view_ = view;
+  view_offset_ = plan.aligned;
+  view_size_ = plan.length;
+  return static_cast<const std::uint8_t*>(view_) + plan.delta;
+}
+
+std::unique_ptr<ByteSource> open_mapped(const std::string& path, std::uint64_t window, std::uint64_t granularity) {
+  return std::make_unique<MappedSource>(path, window, granularity);
+}
+
+}  // namespace docconform::pdf

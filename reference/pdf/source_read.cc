@@ -1,0 +1,112 @@
+// The read()-based sources: pread per fetch (the per-object baseline), a read-ahead buffer, and
+// the whole file in memory (the differential oracle).
+#include <algorithm>
+#include <vector>
+
+#include "docconform/error.h"
+#include "posix_file.h"
+#include "sources.h"
+
+namespace docconform::pdf {
+namespace {
+
+constexpr std::size_t min_fetch = 4096;
+const std::uint8_t nothing = 0;
+
+// One pread of max(request, 4 KiB) per call, clamped at EOF; nothing is kept between calls.
+class PreadSource final : public ByteSource {
+ public:
+  explicit PreadSource(const std::string& path) : ByteSource(path, 0), file_(path, counts_) {
+    size_ = file_.stat_size();
+    if (size_ == 0) throw Error(ErrorKind::range, {path, "", 0}, "file is empty");
+  }
+  const std::uint8_t* map(std::uint64_t offset, std::size_t size) override {
+    check_range(offset, size);
+    if (size == 0) return &nothing;
+    const auto length = static_cast<std::size_t>(std::min<std::uint64_t>(std::max(size, min_fetch), size_ - offset));
+    if (buffer_.size() < length) buffer_.resize(length);
+    file_.pread_exact(offset, length, buffer_.data());
+    return buffer_.data();
+  }
+  SourceKind kind() const override { return SourceKind::pread; }
+
+ private:
+  PosixFile file_;
+  std::vector<std::uint8_t> buffer_;
+};
+
+// Serves requests from a read-ahead buffer; a miss refills it from the requested offset with
+// max(request, buffer size) bytes in one pread.
+class BufferedSource final : public ByteSource {
+ public:
+  BufferedSource(const std::string& path, std::uint64_t capacity)
+      : ByteSource(path, 0), file_(path, counts_), capacity_(static_cast<std::size_t>(std::max<std::uint64_t>(capacity, 1))) {
+    size_ = file_.stat_size();
+    if (size_ == 0) throw Error(ErrorKind::range, {path, "", 0}, "file is empty");
+  }
+  const std::uint8_t* map(std::uint64_t offset, std::size_t size) override {
+    check_range(offset, size);
+    if (size == 0) return &nothing;
+    if (offset >= start_ && offset + size <= start_ + filled_) return buffer_.data() + (offset - start_);
+    const auto length = static_cast<std::size_t>(std::min<std::uint64_t>(std::max(size, capacity_), size_ - offset));
+    if (buffer_.size() < length) buffer_.resize(length);
+    filled_ = 0;  // stays empty if the read throws
+    file_.pread_exact(offset, length, buffer_.data());
+    start_ = offset;
+    filled_ = length;
+    return buffer_.data();
+  }
+  SourceKind kind() const override { return SourceKind::buffered; }
+
+ private:
+  PosixFile file_;
+  std::size_t capacity_;
+  std::vector<std::uint8_t> buffer_;
+  std::uint64_t start_ = 0;
+  std::size_t filled_ = 0;
+};
+
+class MemorySource final : public ByteSource {
+ public:
+  MemorySource(std::string name, std::string bytes) : ByteSource(std::move(name), bytes.size()), bytes_(std::move(bytes)) {}
+  const std::uint8_t* map(std::uint64_t offset, std::size_t size) override {
+    check_range(offset, size);
+    return reinterpret_cast<const std::uint8_t*>(bytes_.data()) + offset;
+  }
+  SourceKind kind() const override { return SourceKind::whole; }
+  std::string& bytes() { return bytes_; }
+  SourceCounts& mutable_counts() { return counts_; }
+
+ private:
+  std::string bytes_;
+};
+
+}  // namespace
+
+std::unique_ptr<ByteSource> open_pread(const std::string& path) { return std::make_unique<PreadSource>(path); }
+
+std::unique_ptr<ByteSource> open_buffered(const std::string& path, std::uint64_t buffer) {
+  return std::make_unique<BufferedSource>(path, buffer);
+}
+
+std::unique_ptr<ByteSource> open_whole(const std::string& path) {
+  SourceCounts counts;
+  std::string bytes;
+  {
+    PosixFile file(path, counts);
+    const std::uint64_t size = file.stat_size();
+    if (size == 0) throw Error(ErrorKind::range, {path, "", 0}, "file is empty");
+    bytes.resize(static_cast<std::size_t>(size));
+    file.pread_exact(0, bytes.size(), bytes.data());
+  }
+  auto source = std::make_unique<MemorySource>(path, std::move(bytes));
+  source->mutable_counts() = counts;
+  return source;
+}
+
+std::unique_ptr<ByteSource> memory_source(std::string bytes, std::string name) {
+  if (bytes.empty()) throw Error(ErrorKind::range, {name, "", 0}, "file is empty");
+  return std::make_unique<MemorySource>(std::move(name), std::move(bytes));
+}
+
+}  // namespace docconform::pdf

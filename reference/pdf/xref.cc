@@ -1,0 +1,302 @@
+// Locating and reading the cross-reference chain (§7.5.4-7.5.8): startxref in a bounded tail,
+// classic tables, xref streams, hybrid sections (/XRefStm) and /Prev chains, newest entry wins.
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <set>
+#include <string_view>
+
+#include "docconform/error.h"
+#include "document_impl.h"
+#include "parser.h"
+
+namespace docconform::pdf {
+namespace {
+
+using Entries = std::vector<std::pair<std::uint32_t, XrefEntry>>;
+
+std::uint64_t find_bytes_last(std::string_view hay, std::string_view needle, std::uint64_t& at) {
+  const auto pos = hay.rfind(needle);
+  if (pos == std::string_view::npos) return 0;
+  at = pos;
+  return 1;
+}
+
+void check_object_number(std::uint64_t num, const Limits& limits, const std::string& file, const std::string& part,
+                         std::uint64_t offset) {
+  if (num >= limits.max_objects) {
+    throw Error(ErrorKind::limit, {file, part, offset},
+                "object number " + std::to_string(num) + " exceeds max_objects (" + std::to_string(limits.max_objects) + ")");
+  }
+}
+
+// A classic table from `xref` to the trailer dictionary. Entries are read token by token, which
+// accepts the exact 20-byte form and the common 19/21-byte line-ending variants alike.
+Object read_table(ByteSource& source, std::uint64_t offset, const Limits& limits, Entries& entries) {
+  const std::string& file = source.name();
+  const std::string part = "xref table";
+  std::uint64_t want = 1 << 16;
+  for (;;) {
+    entries.clear();
+    const std::uint64_t available = source.size() - offset;
+    const auto span = static_cast<std::size_t>(std::min(want, available));
+    Parser parser(source.map(offset, span), span, offset, span == available, limits, file, part);
+    try {
+      parser.expect_keyword("xref");
+      while (!parser.try_keyword("trailer")) {
+        const std::uint64_t subsection_at = parser.offset();
+        const std::uint64_t first = parser.parse_uint("subsection start (or 'trailer')");
+        const std::uint64_t count = parser.parse_uint("subsection count");
+        check_object_number(first + count - (count > 0 ? 1 : 0), limits, file, part, subsection_at);
+        // Each entry takes at least 5 bytes; a count the remaining bytes cannot hold is a lie.
+        if (count > (available - parser.pos()) / 5) {
+          throw Error(ErrorKind::format, {file, part, subsection_at},
+                      "subsection count " + std::to_string(count) + " exceeds what the file can hold");
+        }
+        for (std::uint64_t i = 0; i < count; ++i) {
+          XrefEntry entry;
+          const std::uint64_t field1 = parser.parse_uint("entry offset");
+          const std::uint64_t field2 = parser.parse_uint("entry generation");
+          parser.skip_ws();
+          const std::size_t type_at = parser.pos();
+          if (parser.try_keyword("n")) {
+            entry.type = XrefEntry::Type::offset;
+            entry.offset = field1;
+          } else if (parser.try_keyword("f")) {
+            entry.type = XrefEntry::Type::free;
+          } else {
+            parser.set_pos(type_at);
+            parser.fail("xref entry type is neither 'n' nor 'f'");
+          }
+          entry.gen = static_cast<std::uint32_t>(std::min<std::uint64_t>(field2, UINT32_MAX));
+          entries.emplace_back(static_cast<std::uint32_t>(first + i), entry);
+        }
+      }
+      Object trailer = parser.parse_object();
+      if (trailer.kind != Kind::dict) parser.fail("trailer is not a dictionary");
+      return trailer;
+    } catch (const NeedMore&) {
+      want *= 8;
+    }
+  }
+}
+
+std::uint64_t field(const std::uint8_t* p, std::uint64_t width) {
+  std::uint64_t value = 0;
+  for (std::uint64_t i = 0; i < width; ++i) value = (value << 8) | p[i];
+  return value;
+}
+
+}  // namespace
+
+namespace {
+
+// An xref stream: its dictionary is also the section's trailer.
+Object read_xref_stream(Document& doc, std::uint64_t offset, Entries& entries, std::uint64_t& object_num,
+                        const std::function<Object(std::uint64_t, std::uint64_t&)>& read_stream_object) {
+  const std::string& file = doc.source().name();
+  const Limits& limits = doc.limits();
+  Object stream = read_stream_object(offset, object_num);
+  const std::string part = "xref stream " + std::to_string(object_num);
+  const Object* type = stream.get("Type");
+  if (stream.kind != Kind::stream || type == nullptr || type->kind != Kind::name || type->bytes != "XRef") {
+    throw Error(ErrorKind::format, {file, part, offset}, "expected an xref stream (/Type /XRef)");
+  }
+  const Object* size = stream.get("Size");
+  if (size == nullptr || size->kind != Kind::integer || size->integer < 0) {
+    throw Error(ErrorKind::format, {file, part, offset}, "xref stream without an integer /Size");
+  }
+  check_object_number(static_cast<std::uint64_t>(size->integer) - (size->integer > 0 ? 1 : 0), limits, file, part, offset);
+  const Object* w = stream.get("W");
+  if (w == nullptr || w->kind != Kind::array || w->items.size() != 3) {
+    throw Error(ErrorKind::format, {file, part, offset}, "/W is not an array of three integers");
+  }
+  std::uint64_t widths[3];
+  for (int i = 0; i < 3; ++i) {
+    const Object& item = w->items[i];
+    if (item.kind != Kind::integer || item.integer < 0 || item.integer > 8) {
+      throw Error(ErrorKind::format, {file, part, offset}, "/W field widths must be integers 0..8");
+    }
+    widths[i] = static_cast<std::uint64_t>(item.integer);
+  }
+  const std::uint64_t row = widths[0] + widths[1] + widths[2];
+  if (row == 0) throw Error(ErrorKind::format, {file, part, offset}, "/W [0 0 0] describes empty entries");
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
+  if (const Object* index = stream.get("Index"); index != nullptr) {
+    if (index->kind != Kind::array || index->items.size() % 2 != 0) {
+      throw Error(ErrorKind::format, {file, part, offset}, "/Index is not an array of integer pairs");
+    }
+    for (std::size_t i = 0; i < index->items.size(); i += 2) {
+      const Object& a = index->items[i];
+      const Object& b = index->items[i + 1];
+      if (a.kind != Kind::integer || b.kind != Kind::integer || a.integer < 0 || b.integer < 0) {
+        throw Error(ErrorKind::format, {file, part, offset}, "/Index holds a non-integer or negative value");
+      }
+      ranges.emplace_back(a.integer, b.integer);
+    }
+  } else {
+    ranges.emplace_back(0, size->integer);
+  }
+  const std::string data = doc.stream_decoded(stream, part);
+  std::uint64_t total = 0;
+  for (const auto& [first, count] : ranges) {
+    if (count > 0) check_object_number(first + count - 1, limits, file, part, offset);
+    total += count;
+    if (total > data.size() / row + 1) break;
+  }
+  if (total > data.size() / row) {
+    throw Error(ErrorKind::format, {file, part, offset},
+                "decoded data holds " + std::to_string(data.size() / row) + " entries of " + std::to_string(row) +
+                    " bytes, /Index and /Size ask for more");
+  }
+  const auto* p = reinterpret_cast<const std::uint8_t*>(data.data());
+  for (const auto& [first, count] : ranges) {
+    for (std::uint64_t i = 0; i < count; ++i, p += row) {
+      const std::uint64_t kind = widths[0] == 0 ? 1 : field(p, widths[0]);
+      const std::uint64_t f2 = field(p + widths[0], widths[1]);
+      const std::uint64_t f3 = field(p + widths[0] + widths[1], widths[2]);
+      XrefEntry entry;
+      if (kind == 1) {
+        entry.type = XrefEntry::Type::offset;
+        entry.offset = f2;
+        entry.gen = static_cast<std::uint32_t>(std::min<std::uint64_t>(f3, UINT32_MAX));
+      } else if (kind == 2) {
+        entry.type = XrefEntry::Type::compressed;
+        entry.offset = f2;
+        entry.index = static_cast<std::uint32_t>(std::min<std::uint64_t>(f3, UINT32_MAX));
+      } else {
+        entry.type = XrefEntry::Type::free;  // type 0, and unknown types (a reference to null, §7.5.8.3)
+        entry.gen = static_cast<std::uint32_t>(std::min<std::uint64_t>(f3, UINT32_MAX));
+      }
+      entries.emplace_back(static_cast<std::uint32_t>(first + i), entry);
+    }
+  }
+  return stream;
+}
+
+}  // namespace
+
+void Document::load_xref() {
+  const std::string& file = source_.name();
+  const std::uint64_t size = source_.size();
+
+  // Header: %PDF- within the first KiB; bytes before it shift every offset (§7.5.2, PDF 2.0).
+  {
+    const auto span = static_cast<std::size_t>(std::min<std::uint64_t>(size, 1024));
+    const std::string_view head(reinterpret_cast<const char*>(source_.map(0, span)), span);
+    const auto at = head.find("%PDF-");
+    if (at == std::string_view::npos) throw Error(ErrorKind::format, {file, "header", 0}, "no %PDF- header in the first 1024 bytes");
+    header_offset_ = at;
+    std::size_t end = at + 5;
+    while (end < head.size() && end < at + 16 && ((head[end] >= '0' && head[end] <= '9') || head[end] == '.')) ++end;
+    header_version_ = std::string(head.substr(at + 5, end - at - 5));
+  }
+
+  // startxref: the last one in the tail followed by an integer.
+  {
+    const std::uint64_t tail = std::min<std::uint64_t>(size, limits_.startxref_tail);
+    const auto span = static_cast<std::size_t>(tail);
+    const std::string_view hay(reinterpret_cast<const char*>(source_.map(size - tail, span)), span);
+    std::string_view search = hay;
+    bool found = false;
+    while (!found) {
+      std::uint64_t at = 0;
+      if (!find_bytes_last(search, "startxref", at)) break;
+      Parser parser(reinterpret_cast<const std::uint8_t*>(hay.data()) + at + 9, span - at - 9, size - tail + at + 9, true,
+                    limits_, file, "startxref");
+      try {
+        startxref_ = parser.parse_uint("offset");
+        found = true;
+      } catch (const Error&) {
+        search = search.substr(0, at);
+      }
+    }
+    if (!found) {
+      throw Error(ErrorKind::format, {file, "startxref", size - tail},
+                  "no 'startxref' followed by an offset in the last " + std::to_string(tail) + " bytes");
+    }
+  }
+
+  std::set<std::uint64_t> visited;
+  std::uint64_t next = startxref_ + header_offset_;
+  const auto read_stream_object = [this](std::uint64_t offset, std::uint64_t& num) {
+    // The header numbers are not known in advance: read them from the bytes.
+    const auto span = static_cast<std::size_t>(std::min<std::uint64_t>(source_.size() - offset, 64));
+    Parser probe(source_.map(offset, span), span, offset, true, limits_, source_.name(), "xref stream");
+    num = probe.parse_uint("object number");
+    const std::uint64_t gen = probe.parse_uint("generation number");
+    if (num > UINT32_MAX || gen > UINT32_MAX) probe.fail("object number out of range");
+    return read_at(offset, static_cast<std::uint32_t>(num), static_cast<std::uint32_t>(gen), false);
+  };
+  for (bool newest = true;; newest = false) {
+    if (!visited.insert(next).second) {
+      throw Error(ErrorKind::format, {file, "xref", next}, "/Prev chain loops back to a section already read");
+    }
+    if (sections_.size() >= limits_.max_xref_sections) {
+      throw Error(ErrorKind::limit, {file, "xref", next}, "more than max_xref_sections cross-reference sections");
+    }
+    if (next >= size) {
+      throw Error(ErrorKind::format, {file, "xref", next},
+                  "cross-reference offset is beyond the end of the file (" + std::to_string(size) + " bytes)");
+    }
+    XrefSection section;
+    section.offset = next - header_offset_;
+    Entries entries;
+    Object trailer;
+    const auto probe_span = static_cast<std::size_t>(std::min<std::uint64_t>(size - next, 4));
+    const bool is_table = probe_span == 4 && std::memcmp(source_.map(next, probe_span), "xref", 4) == 0;
+    if (is_table) {
+      trailer = read_table(source_, next, limits_, entries);
+      if (const Object* stm = trailer.get("XRefStm"); stm != nullptr) {
+        if (stm->kind != Kind::integer || stm->integer < 0) {
+          throw Error(ErrorKind::format, {file, "trailer", next}, "/XRefStm is not an offset");
+        }
+        const std::uint64_t stm_at = static_cast<std::uint64_t>(stm->integer) + header_offset_;
+        if (!visited.insert(stm_at).second) throw Error(ErrorKind::format, {file, "xref", stm_at}, "/XRefStm points at a section already read");
+        Entries stream_entries;
+        std::uint64_t stm_num = 0;
+        read_xref_stream(*this, stm_at, stream_entries, stm_num, read_stream_object);
+        // Hybrid (§7.5.8.4): the stream supplies what the table lists as free or omits.
+        std::vector<std::pair<std::uint32_t, XrefEntry>> merged;
+        std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (const auto& item : stream_entries) {
+          auto it = std::lower_bound(entries.begin(), entries.end(), item.first,
+                                     [](const auto& a, std::uint32_t n) { return a.first < n; });
+          if (it == entries.end() || it->first != item.first || it->second.type == XrefEntry::Type::free) {
+            merged.push_back(item);
+          }
+        }
+        section.entries = static_cast<std::uint32_t>(entries.size() + stream_entries.size());
+        entries.insert(entries.begin(), merged.begin(), merged.end());
+        section.form = XrefSection::Form::hybrid;
+      } else {
+        section.entries = static_cast<std::uint32_t>(entries.size());
+      }
+    } else {
+      std::uint64_t num = 0;
+      trailer = read_xref_stream(*this, next, entries, num, read_stream_object);
+      section.form = XrefSection::Form::stream;
+      section.entries = static_cast<std::uint32_t>(entries.size());
+    }
+    // Newest wins: an entry only fills a number no newer section has listed (free ones included).
+    for (const auto& [num, entry] : entries) {
+      if (num >= xref_.size()) xref_.resize(num + 1);
+      if (xref_[num].type == XrefEntry::Type::absent) {
+        XrefEntry stored = entry;
+        if (stored.type == XrefEntry::Type::offset) stored.offset += header_offset_;
+        xref_[num] = stored;
+      }
+    }
+    sections_.push_back(section);
+    if (newest) trailer_ = trailer;
+    const Object* prev = trailer.get("Prev");
+    if (prev == nullptr) break;
+    if (prev->kind != Kind::integer || prev->integer < 0) {
+      throw Error(ErrorKind::format, {file, "trailer", next}, "/Prev is not an offset");
+    }
+    next = static_cast<std::uint64_t>(prev->integer) + header_offset_;
+  }
+  if (xref_.size() > 0) xref_[0] = XrefEntry{XrefEntry::Type::free, 65535, 0, 0};
+}
+
+}  // namespace docconform::pdf

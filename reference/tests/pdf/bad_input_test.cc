@@ -1,0 +1,200 @@
+// The bad-input catalogue: every case is a clear Error with a byte offset (where one exists),
+// produced quickly and without large allocations, whatever the byte source.
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <chrono>
+
+#include "docconform/alloc_counter.h"
+#include "docconform/error.h"
+#include "docconform/pdf/generate.h"
+#include "pdf_test_util.h"
+
+namespace {
+
+using docconform::Error;
+using docconform::ErrorKind;
+using namespace docconform::pdf;
+using pdftest::classic_pdf;
+using pdftest::one_page;
+
+// Dumps at level 3 and returns the error; fails the test if the input was accepted.
+Error rejected(const std::string& bytes, Limits limits = {}) {
+  try {
+    pdftest::dump(bytes, 3, limits);
+  } catch (const Error& e) {
+    return e;
+  }
+  ADD_FAILURE() << "accepted";
+  return Error(ErrorKind::format, {}, "accepted");
+}
+
+std::string replace(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return text.replace(at, from.size(), to);
+}
+
+std::string with_startxref(std::string pdf, std::uint64_t value) {
+  const auto at = pdf.rfind("startxref\n");
+  return pdf.substr(0, at) + "startxref\n" + std::to_string(value) + "\n%%EOF\n";
+}
+
+TEST(BadInput, EveryTruncationIsRejectedOrReadsTheSame) {
+  std::ostringstream generated;
+  GenerateOptions options;
+  options.objects = 8;
+  options.payload = 20;
+  options.updates = 1;
+  generate_pdf(options, generated);
+  const std::string pdf = generated.str();
+  const std::string full = pdftest::dump(pdf);
+  // A cut after the first revision's startxref leaves that earlier revision, still a PDF (a
+  // missing %%EOF is tolerated, as common readers do).
+  const std::size_t first_end = pdf.find("%%EOF\n") + 6;
+  const std::string first = pdftest::dump(pdf.substr(0, first_end));
+  for (std::size_t size = 1; size < pdf.size(); ++size) {
+    try {
+      const std::string got = pdftest::dump(pdf.substr(0, size));
+      EXPECT_TRUE(got == full || (size + 8 >= first_end && got == first)) << "truncated at " << size;
+    } catch (const Error& e) {
+      EXPECT_NE(e.kind(), ErrorKind::io);
+    }
+  }
+}
+
+TEST(BadInput, StartxrefPointingAnywhere) {
+  const std::string pdf = classic_pdf(one_page());
+  const auto real = std::stoull(pdf.substr(pdf.rfind("startxref\n") + 10));
+  for (std::uint64_t offset = 0; offset < pdf.size() + 10; ++offset) {
+    if (offset == real) continue;
+    const Error e = rejected(with_startxref(pdf, offset));
+    EXPECT_TRUE(e.context().offset.has_value()) << offset << ": " << e.what();
+  }
+  EXPECT_EQ(rejected(with_startxref(pdf, 1ull << 62)).context().offset, 1ull << 62);
+  EXPECT_NE(std::string(rejected(replace(pdf, "startxref", "startxrex")).what()).find("startxref"), std::string::npos);
+}
+
+TEST(BadInput, PrevLoop) {
+  const std::string pdf = classic_pdf(one_page());
+  const std::string xref = pdf.substr(pdf.rfind("startxref\n") + 10);
+  const Error e = rejected(replace(pdf, "/Root 1 0 R", "/Root 1 0 R /Prev " + std::to_string(std::stoull(xref))));
+  EXPECT_NE(e.message().find("loops"), std::string::npos);
+  EXPECT_EQ(e.context().offset, std::stoull(xref));
+}
+
+std::string xref_stream_with(const std::string& dict_extra, const std::string& data) {
+  std::string out = "%PDF-1.5\n";
+  const std::size_t at = out.size();
+  out += "1 0 obj\n<< /Type /XRef " + dict_extra + " /Length " + std::to_string(data.size()) + " >>\nstream\n" + data +
+         "\nendstream\nendobj\nstartxref\n" + std::to_string(at) + "\n%%EOF\n";
+  return out;
+}
+
+TEST(BadInput, AbsurdWAndSize) {
+  EXPECT_EQ(rejected(xref_stream_with("/Size 2 /W [1 9 2]", std::string(24, '\0'))).kind(), ErrorKind::format);
+  EXPECT_EQ(rejected(xref_stream_with("/Size 2 /W [1 -1 2]", std::string(24, '\0'))).kind(), ErrorKind::format);
+  EXPECT_EQ(rejected(xref_stream_with("/Size 2 /W [0 0 0]", std::string(24, '\0'))).kind(), ErrorKind::format);
+  EXPECT_EQ(rejected(xref_stream_with("/Size 2000000000 /W [1 4 2]", std::string(14, '\0'))).kind(), ErrorKind::limit);
+  // Plausible /Size, data far too short: no allocation for the entries that are not there.
+  const auto before = docconform::alloc_snapshot();
+  const Error e = rejected(xref_stream_with("/Size 5000000 /W [1 4 2]", std::string(14, '\0')));
+  EXPECT_NE(e.message().find("ask for more"), std::string::npos);
+  EXPECT_LT((docconform::alloc_snapshot() - before).total_bytes(), 1u << 20);
+  EXPECT_EQ(rejected(xref_stream_with("/Size 2 /W [1 4 2] /Index [0 1 1", std::string(14, '\0'))).kind(), ErrorKind::format);
+}
+
+std::string objstm_pdf(const std::string& n, const std::string& first, const std::string& content,
+                       const std::string& extra = "") {
+  std::string out = "%PDF-1.5\n";
+  std::vector<std::size_t> at;
+  at.push_back(out.size());
+  out += "1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n";
+  at.push_back(out.size());
+  out += "2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\n";
+  at.push_back(out.size());
+  out += "3 0 obj\n<< /Type /ObjStm " + extra + " /N " + n + " /First " + first + " /Length " + std::to_string(content.size()) +
+         " >>\nstream\n" + content + "\nendstream\nendobj\n";
+  const std::size_t xref = out.size();
+  // Object 4 is compressed: a classic table cannot say so, so use a minimal xref stream.
+  std::string rows;
+  auto row = [&](int type, std::uint64_t f2, int f3) {
+    rows += static_cast<char>(type);
+    for (int i = 3; i >= 0; --i) rows += static_cast<char>(f2 >> (8 * i));
+    rows += static_cast<char>(f3 >> 8);
+    rows += static_cast<char>(f3);
+  };
+  row(0, 0, 65535);
+  for (std::size_t a : at) row(1, a, 0);
+  row(2, 3, 0);
+  row(1, xref, 0);
+  out += "5 0 obj\n<< /Type /XRef /Size 6 /W [1 4 2] /Root 1 0 R /Length " + std::to_string(rows.size()) + " >>\nstream\n" +
+         rows + "\nendstream\nendobj\nstartxref\n" + std::to_string(xref) + "\n%%EOF\n";
+  return out;
+}
+
+TEST(BadInput, ObjectStreamsWithLyingNOrFirst) {
+  EXPECT_NE(pdftest::dump(objstm_pdf("1", "4", "4 0 (four)")).find("obj 4 0 \"four\""), std::string::npos);
+  EXPECT_EQ(rejected(objstm_pdf("1", "400", "4 0 (four)")).kind(), ErrorKind::format);         // /First past the data
+  EXPECT_EQ(rejected(objstm_pdf("900000", "4", "4 0 (four)")).kind(), ErrorKind::format);      // /N pairs cannot fit
+  EXPECT_EQ(rejected(objstm_pdf("2000000000", "4", "4 0 (four)")).kind(), ErrorKind::limit);   // /N beyond the limit
+  EXPECT_EQ(rejected(objstm_pdf("1", "4", "4 9 (four)")).kind(), ErrorKind::format);           // offset past the end
+  EXPECT_EQ(rejected(objstm_pdf("1", "2", "4 0 (four)")).kind(), ErrorKind::format);           // header cut short
+  EXPECT_EQ(rejected(objstm_pdf("-1", "4", "4 0 (four)")).kind(), ErrorKind::format);
+  EXPECT_EQ(rejected(objstm_pdf("1", "4", "7 0 (four)")).kind(), ErrorKind::format);           // not listed
+}
+
+TEST(BadInput, LengthLies) {
+  const std::vector<std::string> base = one_page();
+  auto with_stream = [&](const std::string& length) {
+    auto bodies = base;
+    bodies.push_back("<< /Length " + length + " >>\nstream\nabcdef\nendstream");
+    bodies.push_back("6");
+    return classic_pdf(bodies);
+  };
+  EXPECT_NO_THROW(pdftest::dump(with_stream("6")));
+  EXPECT_NO_THROW(pdftest::dump(with_stream("5 0 R")));
+  for (const char* lie : {"5", "8", "99999999", "-1", "(x)", "4 0 R"}) {
+    const Error e = rejected(with_stream(lie));
+    EXPECT_EQ(e.kind(), ErrorKind::format) << lie;
+    EXPECT_NE(e.context().part.find("object 4"), std::string::npos) << e.what();
+  }
+}
+
+TEST(BadInput, ObjectsReferringToThemselves) {
+  auto bodies = one_page();
+  bodies.push_back("4 0 R");
+  // A reference chain that loops resolves to an error, not a hang.
+  auto source = memory_source(classic_pdf(bodies));
+  Document doc(*source);
+  EXPECT_THROW(doc.resolve(Object::make_ref(4, 0)), Error);
+  bodies.back() = "<< /Length 4 0 R >>\nstream\nabcd\nendstream";
+  const Error e = rejected(classic_pdf(bodies));
+  EXPECT_NE(e.message().find("itself"), std::string::npos) << e.what();
+}
+
+TEST(BadInput, PageTreeLoops) {
+  auto bodies = one_page();
+  bodies[2] = "<< /Type /Pages /Kids [2 0 R] /Count 1 >>";
+  EXPECT_NE(rejected(classic_pdf(bodies)).message().find("twice"), std::string::npos);
+  bodies[2] = "<< /Type /Pages /Kids [3 0 R] /Count 1 >>";
+  EXPECT_NE(rejected(classic_pdf(bodies)).message().find("twice"), std::string::npos);
+}
+
+TEST(BadInput, DeflateBombIsALimitError) {
+  const std::string zeros(16u << 20, '\0');
+  uLongf size = compressBound(static_cast<uLong>(zeros.size()));
+  std::string bomb(size, '\0');
+  compress(reinterpret_cast<Bytef*>(bomb.data()), &size, reinterpret_cast<const Bytef*>(zeros.data()), static_cast<uLong>(zeros.size()));
+  bomb.resize(size);
+  Limits limits;
+  limits.inflate_ratio = 100;
+  const auto before = docconform::alloc_snapshot();
+  const Error e = rejected(objstm_pdf("1", "4", bomb, "/Filter /FlateDecode"), limits);
+  EXPECT_EQ(e.kind(), ErrorKind::limit) << e.what();
+  EXPECT_LT((docconform::alloc_snapshot() - before).total_bytes(), 8u << 20);
+  limits = Limits::fuzz();
+  EXPECT_EQ(rejected(objstm_pdf("1", "4", bomb, "/Filter /FlateDecode"), limits).kind(), ErrorKind::limit);
+}
+
+}  // namespace

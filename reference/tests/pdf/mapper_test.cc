@@ -1,0 +1,199 @@
+// The sliding-window mapper's arithmetic and behaviour, and the counting of every source.
+#include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstring>
+
+#include "docconform/error.h"
+#include "docconform/pdf/mapped.h"
+#include "pdf_test_util.h"
+
+namespace {
+
+using docconform::Error;
+using docconform::ErrorKind;
+using namespace docconform::pdf;
+
+const std::uint64_t page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+
+std::string pattern(std::size_t size) {
+  std::string bytes(size, '\0');
+  for (std::size_t i = 0; i < size; ++i) bytes[i] = static_cast<char>((i * 131 + i / 251) & 0xFF);
+  return bytes;
+}
+
+TEST(MapperArithmetic, AlignsDownAndAdvancesByTheDelta) {
+  const ViewPlan plan = plan_view(1'000'000, 100, 64ull << 20, 64 << 10, 10ull << 30);
+  EXPECT_EQ(plan.aligned, 983'040u);
+  EXPECT_EQ(plan.delta, 16'960u);
+  EXPECT_EQ(plan.length, 64ull << 20);
+}
+
+TEST(MapperArithmetic, StraddlingRequestGrowsTheOneView) {
+  // 1 MiB window; the request starts 16,960 bytes into the view and runs 2 MiB.
+  const ViewPlan plan = plan_view(1'000'000, 2 << 20, 1 << 20, 64 << 10, 10ull << 30);
+  EXPECT_EQ(plan.aligned, 983'040u);
+  EXPECT_EQ(plan.length, (2u << 20) + 16'960u);
+}
+
+TEST(MapperArithmetic, ClampsAtEndOfFile) {
+  const ViewPlan plan = plan_view(1'000'000, 10, 64ull << 20, 64 << 10, 1'000'100);
+  EXPECT_EQ(plan.aligned, 983'040u);
+  EXPECT_EQ(plan.length, 1'000'100u - 983'040u);
+}
+
+TEST(MapperArithmetic, WindowOfFileSizeIsOneMapping) {
+  const ViewPlan plan = plan_view(0, 1, 5000, 4096, 5000);
+  EXPECT_EQ(plan.aligned, 0u);
+  EXPECT_EQ(plan.length, 5000u);
+}
+
+class MappedSourceTest : public ::testing::Test {
+ protected:
+  std::string bytes = pattern(static_cast<std::size_t>(10 * page + 123));
+  pdftest::TempFile file{bytes, "map"};
+};
+
+TEST_F(MappedSourceTest, FastPathMakesNoKernelCall) {
+  MappedSource source(file.path(), 4 * page, page);
+  const auto* a = source.map(10, 100);
+  EXPECT_EQ(std::memcmp(a, bytes.data() + 10, 100), 0);
+  const SourceCounts before = source.counts();
+  EXPECT_EQ(before.map, 1u);
+  for (std::uint64_t offset = 0; offset + 100 <= 4 * page; offset += 97) {
+    const auto* p = source.map(offset, 100);
+    ASSERT_EQ(std::memcmp(p, bytes.data() + offset, 100), 0);
+  }
+  EXPECT_EQ(source.counts().total_calls(), before.total_calls());
+  EXPECT_EQ(source.live_views(), 1);
+}
+
+TEST_F(MappedSourceTest, SlideUnmapsBeforeMappingAndChecksTheFile) {
+  MappedSource source(file.path(), 2 * page, page);
+  source.map(0, 10);
+  source.map(5 * page + 7, 10);
+  EXPECT_EQ(source.counts().map, 2u);
+  EXPECT_EQ(source.counts().unmap, 1u);
+  EXPECT_EQ(source.counts().fstat, 1u + 2u);  // open + one check per remap
+  EXPECT_EQ(source.view_offset(), 5 * page);
+  EXPECT_EQ(source.live_views(), 1);
+}
+
+TEST_F(MappedSourceTest, StraddleGrowsTheViewAndDeliversTheBytes) {
+  MappedSource source(file.path(), page, page);
+  const auto* p = source.map(page - 10, 3 * page);
+  EXPECT_EQ(std::memcmp(p, bytes.data() + page - 10, 3 * page), 0);
+  EXPECT_EQ(source.view_offset(), 0u);
+  EXPECT_EQ(source.view_size(), 4 * page - 10);
+}
+
+TEST_F(MappedSourceTest, ViewIsClampedAtEndOfFile) {
+  MappedSource source(file.path(), 64 * page, page);
+  const auto* p = source.map(bytes.size() - 5, 5);
+  EXPECT_EQ(std::memcmp(p, bytes.data() + bytes.size() - 5, 5), 0);
+  EXPECT_EQ(source.view_offset() + source.view_size(), bytes.size());
+}
+
+TEST_F(MappedSourceTest, RequestsOutsideTheFileAreRangeErrors) {
+  MappedSource source(file.path(), 4 * page, page);
+  for (auto [offset, size] : {std::pair<std::uint64_t, std::size_t>{bytes.size(), 1}, {bytes.size() - 1, 2}, {~0ull - 3, 8}}) {
+    try {
+      source.map(offset, size);
+      FAIL() << "no error for " << offset << "+" << size;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::range);
+      EXPECT_EQ(e.context().offset, offset);
+    }
+  }
+  EXPECT_EQ(source.counts().map, 0u);
+}
+
+TEST_F(MappedSourceTest, GranularityMustBeAPageMultiple) {
+  EXPECT_THROW(MappedSource(file.path(), 4 * page, page + 1), Error);
+  EXPECT_THROW(MappedSource(file.path(), 0, page), Error);
+}
+
+TEST(MappedSource, ZeroLengthFileIsARangeError) {
+  pdftest::TempFile empty("", "empty");
+  for (SourceKind kind : {SourceKind::mapped, SourceKind::pread, SourceKind::buffered, SourceKind::whole}) {
+    SourceOptions options;
+    options.kind = kind;
+    try {
+      open_source(empty.path(), options);
+      FAIL() << to_string(kind);
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::range) << to_string(kind);
+    }
+  }
+}
+
+TEST_F(MappedSourceTest, TruncationIsAnErrorNotASignal) {
+  MappedSource source(file.path(), page, page);
+  source.map(0, 10);
+  ASSERT_EQ(::truncate(file.path().c_str(), static_cast<off_t>(2 * page)), 0);
+  try {
+    source.map(8 * page, 10);  // would lie past the new end: refused before mapping
+    FAIL() << "truncation not detected";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::io);
+  }
+}
+
+TEST(ReadSources, TruncationIsAnIoError) {
+  const std::string bytes = pattern(100000);
+  for (SourceKind kind : {SourceKind::pread, SourceKind::buffered}) {
+    pdftest::TempFile file(bytes, "trunc");
+    SourceOptions options;
+    options.kind = kind;
+    options.buffer = 4096;
+    auto source = open_source(file.path(), options);
+    ASSERT_EQ(::truncate(file.path().c_str(), 50000), 0);
+    try {
+      source->map(90000, 10);
+      FAIL() << to_string(kind);
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::io) << to_string(kind);
+    }
+  }
+}
+
+TEST(ReadSources, PreadReadsAtLeastFourKiBPerFetchAndKeepsNothing) {
+  const std::string bytes = pattern(100000);
+  pdftest::TempFile file(bytes, "pread");
+  auto source = open_source(file.path(), SourceOptions{SourceKind::pread});
+  EXPECT_EQ(std::memcmp(source->map(100, 10), bytes.data() + 100, 10), 0);
+  EXPECT_EQ(std::memcmp(source->map(100, 10), bytes.data() + 100, 10), 0);
+  EXPECT_EQ(source->counts().pread, 2u);
+  EXPECT_EQ(source->counts().bytes_copied, 2u * 4096u);
+  EXPECT_EQ(std::memcmp(source->map(99990, 10), bytes.data() + 99990, 10), 0);  // clamped at EOF
+  EXPECT_EQ(source->counts().bytes_copied, 2u * 4096u + 10u);
+}
+
+TEST(ReadSources, BufferedServesNeighboursFromOneRead) {
+  const std::string bytes = pattern(100000);
+  pdftest::TempFile file(bytes, "buf");
+  SourceOptions options;
+  options.kind = SourceKind::buffered;
+  options.buffer = 16384;
+  auto source = open_source(file.path(), options);
+  for (std::uint64_t offset = 1000; offset < 1000 + 16000; offset += 500) {
+    ASSERT_EQ(std::memcmp(source->map(offset, 300), bytes.data() + offset, 300), 0);
+  }
+  EXPECT_EQ(source->counts().pread, 1u);
+  std::string copy(40000, '\0');
+  source->read(50000, copy.size(), copy.data());  // larger than the buffer: one bigger read
+  EXPECT_EQ(copy, bytes.substr(50000, 40000));
+  EXPECT_EQ(source->counts().pread, 2u);
+}
+
+TEST(ReadSources, WholeMakesNoCallsAfterOpening) {
+  const std::string bytes = pattern(100000);
+  pdftest::TempFile file(bytes, "whole");
+  auto source = open_source(file.path(), SourceOptions{SourceKind::whole});
+  const auto opened = source->counts().total_calls();
+  EXPECT_EQ(std::memcmp(source->map(77777, 2000), bytes.data() + 77777, 2000), 0);
+  EXPECT_EQ(source->counts().total_calls(), opened);
+}
+
+}  // namespace

@@ -1,0 +1,90 @@
+// Incremental updates: original bytes untouched, our reader sees the change, and qpdf --check
+// accepts the result when qpdf is installed.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+
+#include "docconform/pdf/generate.h"
+#include "docconform/pdf/writer.h"
+#include "pdf_test_util.h"
+
+namespace {
+
+using namespace docconform::pdf;
+
+std::string generated(bool object_streams) {
+  GenerateOptions options;
+  options.objects = 50;
+  options.payload = 30;
+  options.pages = 3;
+  options.object_streams = object_streams;
+  options.updates = 1;
+  std::ostringstream out;
+  generate_pdf(options, out);
+  return out.str();
+}
+
+std::string update(const std::string& original, const UpdateChanges& changes) {
+  auto source = memory_source(original);
+  Document doc(*source);
+  std::ostringstream out;
+  write_incremental_update(doc, changes, out);
+  return out.str();
+}
+
+void expect_qpdf_accepts(const std::string& bytes) {
+  if (!std::filesystem::exists("/usr/bin/qpdf")) return;
+  pdftest::TempFile file(bytes, "qpdf");
+  const std::string command = "/usr/bin/qpdf --check '" + file.path() + "' >/dev/null 2>&1";
+  EXPECT_EQ(std::system(command.c_str()), 0) << "qpdf --check rejected the update";
+}
+
+class WriterTest : public ::testing::TestWithParam<bool> {};
+
+TEST_P(WriterTest, InfoEntryAndReplacedAndNewObjects) {
+  const std::string original = generated(GetParam());
+  UpdateChanges changes;
+  changes.info.emplace_back("Title", "Stamped (1)");
+  changes.objects.emplace_back(3, parse_object_text("<< /Type /Page /Parent 2 0 R /Rotate 270 >>"));
+  changes.objects.emplace_back(900, parse_object_text("[1 2 (three)]"));
+  const std::string updated = update(original, changes);
+  ASSERT_GT(updated.size(), original.size());
+  EXPECT_EQ(updated.compare(0, original.size(), original), 0) << "original bytes changed";
+
+  auto source = memory_source(updated);
+  Document doc(*source);
+  EXPECT_EQ(doc.sections().size(), 3u);
+  EXPECT_EQ(doc.sections()[0].form, GetParam() ? XrefSection::Form::stream : XrefSection::Form::table);
+  EXPECT_EQ(doc.info().get("Title")->bytes, "Stamped (1)");
+  EXPECT_EQ(canonical_text(doc.object(900)), "[1 2 \"three\"]");
+  EXPECT_EQ(doc.object(3).get("Rotate")->integer, 270);
+  EXPECT_EQ(doc.page_count(), 3u);
+  expect_qpdf_accepts(updated);
+
+  // A second update on top of the first follows the chain again.
+  UpdateChanges again;
+  again.info.emplace_back("Subject", "twice");
+  const std::string twice = update(updated, again);
+  auto source2 = memory_source(twice);
+  Document doc2(*source2);
+  EXPECT_EQ(doc2.info().get("Title")->bytes, "Stamped (1)");
+  EXPECT_EQ(doc2.info().get("Subject")->bytes, "twice");
+  expect_qpdf_accepts(twice);
+}
+
+TEST_P(WriterTest, InfoIsCreatedWhenTheTrailerHasNone) {
+  std::string original = pdftest::classic_pdf(pdftest::one_page());
+  UpdateChanges changes;
+  changes.info.emplace_back("Author", "x");
+  const std::string updated = update(original, changes);
+  auto source = memory_source(updated);
+  Document doc(*source);
+  EXPECT_EQ(doc.info().get("Author")->bytes, "x");
+  expect_qpdf_accepts(updated);
+}
+
+INSTANTIATE_TEST_SUITE_P(TableAndStream, WriterTest, ::testing::Values(false, true));
+
+}  // namespace

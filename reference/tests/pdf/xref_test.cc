@@ -1,0 +1,196 @@
+// Each cross-reference form: classic tables (and their line-ending variants), xref streams with
+// predictors, hybrid files, /Prev chains with free entries, object streams and their cache.
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include "docconform/error.h"
+#include "pdf_test_util.h"
+
+namespace {
+
+using docconform::Error;
+using namespace docconform::pdf;
+using pdftest::classic_pdf;
+using pdftest::one_page;
+
+std::string deflate(const std::string& data) {
+  uLongf size = compressBound(static_cast<uLong>(data.size()));
+  std::string out(size, '\0');
+  compress(reinterpret_cast<Bytef*>(out.data()), &size, reinterpret_cast<const Bytef*>(data.data()), static_cast<uLong>(data.size()));
+  out.resize(size);
+  return out;
+}
+
+std::string be(std::uint64_t value, int width) {
+  std::string out;
+  for (int i = width - 1; i >= 0; --i) out += static_cast<char>(value >> (8 * i));
+  return out;
+}
+
+struct Row {
+  int type;
+  std::uint64_t f2;
+  std::uint64_t f3;
+};
+
+// Rows with /W [1 4 2], PNG Up predicted (type 2 rows) and deflated.
+std::string predicted_rows(const std::vector<Row>& rows) {
+  std::string out, previous(7, '\0');
+  for (const Row& r : rows) {
+    const std::string current = be(static_cast<std::uint64_t>(r.type), 1) + be(r.f2, 4) + be(r.f3, 2);
+    out += '\x02';
+    for (int k = 0; k < 7; ++k) out += static_cast<char>(current[k] - previous[k]);
+    previous = current;
+  }
+  return deflate(out);
+}
+
+TEST(ClassicXref, ReadsTableTrailerAndPages) {
+  const std::string pdf = classic_pdf(one_page());
+  auto source = memory_source(pdf);
+  Document doc(*source);
+  EXPECT_EQ(doc.page_count(), 1u);
+  ASSERT_EQ(doc.sections().size(), 1u);
+  EXPECT_EQ(doc.sections()[0].form, XrefSection::Form::table);
+  EXPECT_EQ(doc.xref().size(), 4u);
+  EXPECT_EQ(doc.header_version(), "1.4");
+  EXPECT_EQ(canonical_text(doc.object(3)), "<</Parent 2 0 R /Type /Page>>");
+}
+
+TEST(ClassicXref, NineteenAndTwentyOneByteEntriesGiveTheSameResult) {
+  const std::string standard = pdftest::dump(classic_pdf(one_page()), 2);
+  // Objects precede the table, so only the table's bytes differ between the variants.
+  EXPECT_EQ(pdftest::dump(classic_pdf(one_page(), "", "\n"), 2), standard);
+  EXPECT_EQ(pdftest::dump(classic_pdf(one_page(), "", " \r\n"), 2), standard);
+}
+
+TEST(ClassicXref, EntryWithAnUnknownTypeIsAnErrorWithOffset) {
+  std::string pdf = classic_pdf(one_page());
+  const auto at = pdf.find(" 00000 n");
+  pdf[at + 7] = 'x';
+  try {
+    pdftest::dump(pdf);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.context().offset, at + 7);
+  }
+}
+
+std::string xref_stream_pdf(bool with_objstm) {
+  std::string out = "%PDF-1.5\n";
+  std::vector<Row> rows = {{0, 0, 65535}};
+  if (!with_objstm) {
+    for (const std::string& body : one_page()) {
+      rows.push_back({1, out.size(), 0});
+      out += std::to_string(rows.size() - 1) + " 0 obj\n" + body + "\nendobj\n";
+    }
+  } else {
+    // Objects 1-3 in object stream 4.
+    std::string header, data;
+    for (std::size_t i = 0; i < 3; ++i) {
+      header += std::to_string(i + 1) + " " + std::to_string(data.size()) + " ";
+      data += one_page()[i] + " ";
+      rows.push_back({2, 4, i});
+    }
+    const std::string packed = deflate(header + data);
+    rows.push_back({1, out.size(), 0});
+    out += "4 0 obj\n<< /Type /ObjStm /N 3 /First " + std::to_string(header.size()) + " /Filter /FlateDecode /Length " +
+           std::to_string(packed.size()) + " >>\nstream\n" + packed + "\nendstream\nendobj\n";
+  }
+  const std::size_t self = rows.size();
+  rows.push_back({1, out.size(), 0});
+  const std::string data = predicted_rows(rows);
+  const std::size_t at = out.size();
+  out += std::to_string(self) + " 0 obj\n<< /Type /XRef /Size " + std::to_string(self + 1) +
+         " /W [1 4 2] /Root 1 0 R /Filter /FlateDecode /DecodeParms << /Predictor 12 /Columns 7 >> /Length " +
+         std::to_string(data.size()) + " >>\nstream\n" + data + "\nendstream\nendobj\nstartxref\n" + std::to_string(at) +
+         "\n%%EOF\n";
+  return out;
+}
+
+TEST(XrefStream, PngPredictedFlateStream) {
+  auto source = memory_source(xref_stream_pdf(false));
+  Document doc(*source);
+  EXPECT_EQ(doc.sections()[0].form, XrefSection::Form::stream);
+  EXPECT_EQ(doc.page_count(), 1u);
+  EXPECT_EQ(doc.xref()[3].type, XrefEntry::Type::offset);
+}
+
+TEST(XrefStream, ObjectStreamIsInflatedOnceForItsNeighbours) {
+  auto source = memory_source(xref_stream_pdf(true));
+  Document doc(*source);
+  EXPECT_EQ(doc.page_count(), 1u);
+  EXPECT_EQ(canonical_text(doc.object(2)), "<</Count 1 /Kids [3 0 R] /MediaBox [0 0 612 792] /Type /Pages>>");
+  EXPECT_EQ(doc.stats().objstm_inflated, 1u);
+  EXPECT_GE(doc.stats().objstm_cache_hits, 2u);
+}
+
+TEST(XrefStream, LevelOneCountsObjectStreamAndXrefStream) {
+  const std::string dump = pdftest::dump(xref_stream_pdf(true), 1);
+  EXPECT_NE(dump.find("\npages 1\nobjects 5\n"), std::string::npos) << dump;
+}
+
+// An update appended after base: object 3 replaced, object 2's old version untouched,
+// a new object 4 deleted later.
+TEST(PrevChain, NewestEntryWinsAndFreeEntriesHideOlderOnes) {
+  std::vector<std::size_t> offsets;
+  std::string pdf = classic_pdf({one_page()[0], one_page()[1], one_page()[2], "(old four)"}, "", "\r\n", &offsets);
+  const std::size_t first_xref = std::stoul(pdf.substr(pdf.rfind("startxref\n") + 10));
+  const std::size_t obj3 = pdf.size();
+  pdf += "3 0 obj\n<< /Type /Page /Parent 2 0 R /Rotate 90 >>\nendobj\n";
+  const std::size_t second = pdf.size();
+  pdf += "xref\n3 2\n" + pdftest::entry20(obj3, 0, 'n') + pdftest::entry20(0, 1, 'f') +
+         "trailer\n<< /Size 5 /Root 1 0 R /Prev " + std::to_string(first_xref) + " >>\nstartxref\n" + std::to_string(second) +
+         "\n%%EOF\n";
+  auto source = memory_source(pdf);
+  Document doc(*source);
+  EXPECT_EQ(doc.sections().size(), 2u);
+  EXPECT_EQ(doc.xref()[3].offset, obj3);
+  EXPECT_EQ(doc.xref()[4].type, XrefEntry::Type::free);
+  EXPECT_EQ(doc.object(4).kind, Kind::null);
+  std::uint64_t rotate = 0;
+  doc.walk_pages([&](const PageInfo& page) { rotate = static_cast<std::uint64_t>(page.rotate.integer); });
+  EXPECT_EQ(rotate, 90u);
+}
+
+TEST(Hybrid, XRefStmSuppliesWhatTheTableMarksFree) {
+  // Table lists 1-3 in use and 5 free; the xref stream (object 6) puts object 5 in object stream 4.
+  std::string out = "%PDF-1.5\n";
+  std::vector<std::size_t> at;
+  for (std::size_t i = 0; i < 3; ++i) {
+    at.push_back(out.size());
+    out += std::to_string(i + 1) + " 0 obj\n" + one_page()[i] + "\nendobj\n";
+  }
+  const std::string header = "5 0 ";
+  const std::string packed = deflate(header + "(compressed five)");
+  const std::size_t stm4 = out.size();
+  out += "4 0 obj\n<< /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode /Length " + std::to_string(packed.size()) +
+         " >>\nstream\n" + packed + "\nendstream\nendobj\n";
+  const std::size_t stm6 = out.size();
+  const std::string rows = predicted_rows({{2, 4, 0}});
+  out += "6 0 obj\n<< /Type /XRef /Size 7 /Index [5 1] /W [1 4 2] /Filter /FlateDecode /DecodeParms << /Predictor 12 /Columns 7 >> /Length " +
+         std::to_string(rows.size()) + " >>\nstream\n" + rows + "\nendstream\nendobj\n";
+  const std::size_t table = out.size();
+  out += "xref\n0 7\n" + pdftest::entry20(0, 65535, 'f');
+  for (std::size_t a : at) out += pdftest::entry20(a, 0, 'n');
+  out += pdftest::entry20(stm4, 0, 'n') + pdftest::entry20(0, 0, 'f') + pdftest::entry20(stm6, 0, 'n');
+  out += "trailer\n<< /Size 7 /Root 1 0 R /XRefStm " + std::to_string(stm6) + " >>\nstartxref\n" + std::to_string(table) +
+         "\n%%EOF\n";
+  auto source = memory_source(out);
+  Document doc(*source);
+  EXPECT_EQ(doc.sections()[0].form, XrefSection::Form::hybrid);
+  EXPECT_EQ(doc.xref()[5].type, XrefEntry::Type::compressed);
+  EXPECT_EQ(doc.object(5).bytes, "compressed five");
+  EXPECT_EQ(doc.page_count(), 1u);
+}
+
+TEST(Header, BytesBeforeTheHeaderShiftEveryOffset) {
+  const std::string pdf = classic_pdf(one_page());
+  const std::string shifted = "JUNK\n" + pdf;
+  auto source = memory_source(shifted);
+  Document doc(*source);
+  EXPECT_EQ(doc.header_offset(), 5u);
+  EXPECT_EQ(doc.page_count(), 1u);
+}
+
+}  // namespace

@@ -1,0 +1,291 @@
+// PDF commands: dump/digest with a chosen byte source, the synthetic generator, the
+// incremental-update writer and the IO benchmark.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "cli_util.h"
+#include "commands.h"
+#include "docconform/canonical.h"
+#include "docconform/error.h"
+#include "docconform/pdf/document.h"
+#include "docconform/pdf/dump.h"
+#include "docconform/pdf/generate.h"
+#include "docconform/pdf/writer.h"
+#include "docconform/sha256.h"
+
+namespace docconform::cli {
+namespace {
+
+using namespace docconform::pdf;
+
+struct ReadOptions {
+  std::string file;
+  std::string source = "mapped";
+  std::uint64_t window = 64ull << 20;
+  std::uint64_t granularity = 64ull << 10;
+  std::uint64_t buffer = 256ull << 10;
+  int level = 2;
+
+  SourceOptions source_options() const {
+    SourceOptions o;
+    o.kind = parse_source_kind(source);
+    o.window = window;
+    o.granularity = granularity;
+    o.buffer = buffer;
+    return o;
+  }
+};
+
+void add_read_options(CLI::App* app, ReadOptions& o, bool with_level) {
+  app->add_option("file", o.file, "PDF file")->required();
+  app->add_option("--source", o.source, "Byte source: mapped, pread, buffered or whole")->capture_default_str();
+  app->add_option("--window", o.window, "mapped: view size in bytes")->capture_default_str();
+  app->add_option("--granularity", o.granularity, "mapped: view alignment, a multiple of the page size")->capture_default_str();
+  app->add_option("--buffer", o.buffer, "buffered: read-ahead size in bytes")->capture_default_str();
+  if (with_level) {
+    app->add_option("--level", o.level, "1: version, pages, object count; 2: + merged xref; 3: + sections, trailer, pages, every object")
+        ->capture_default_str()
+        ->check(CLI::Range(1, max_dump_level));
+  }
+}
+
+std::string dump_with(const ReadOptions& o) { return pdf_dump_file(o.file, o.source_options(), o.level); }
+
+std::pair<std::string, std::string> split_assignment(const std::string& text, const char* what) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0) throw Error(ErrorKind::usage, {}, std::string(what) + " must look like KEY=VALUE: " + text);
+  return {text.substr(0, eq), text.substr(eq + 1)};
+}
+
+// ---- bench ---------------------------------------------------------------------------------
+
+struct BenchOptions {
+  std::string file;
+  std::string sources = "pread,buffered,mapped,whole";
+  std::uint64_t window = 64ull << 20;
+  std::uint64_t granularity = 64ull << 10;
+  std::uint64_t buffer = 256ull << 10;
+  bool cold = false;
+  bool warm = false;
+  int runs = 3;
+  bool json = false;
+};
+
+void evict(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw Error(ErrorKind::io, {path, "", std::nullopt}, "cannot open to evict the page cache");
+  ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+  ::close(fd);
+}
+
+long rss_kb() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) return std::atol(line.c_str() + 6);
+  }
+  return -1;
+}
+
+struct Sample {
+  double seconds = 0;
+  double inflate = 0;
+  SourceCounts counts;
+  std::uint64_t objects = 0, pages = 0, objstm_inflated = 0;
+  long rss = 0;
+};
+
+// The indexing pass: open, read the xref chain, walk the page tree, resolve and parse every
+// object the xref lists.
+Sample index_once(const std::string& path, const SourceOptions& options) {
+  Sample s;
+  const auto start = std::chrono::steady_clock::now();
+  auto source = open_source(path, options);
+  Document document(*source);
+  s.pages = document.page_count();
+  for (std::size_t num = 1; num < document.xref().size(); ++num) {
+    const auto type = document.xref()[num].type;
+    if (type != XrefEntry::Type::offset && type != XrefEntry::Type::compressed) continue;
+    document.object(static_cast<std::uint32_t>(num));
+    ++s.objects;
+  }
+  s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  s.inflate = document.stats().inflate_seconds;
+  s.counts = source->counts();
+  s.objstm_inflated = document.stats().objstm_inflated;
+  s.rss = rss_kb();
+  return s;
+}
+
+void json_string(std::string& out, const std::string& text) {
+  std::u16string units(text.begin(), text.end());
+  append_quoted(out, units);
+}
+
+void run_bench(const BenchOptions& o) {
+  if (o.cold == o.warm) throw Error(ErrorKind::usage, {}, "bench pdf: give exactly one of --cold or --warm");
+  std::vector<SourceKind> kinds;
+  std::stringstream list(o.sources);
+  for (std::string name; std::getline(list, name, ',');) kinds.push_back(parse_source_kind(name));
+
+  // zlib alone: every object stream inflated once, file already in memory.
+  double inflate_only = 0;
+  {
+    SourceOptions whole;
+    whole.kind = SourceKind::whole;
+    auto source = open_source(o.file, whole);
+    Document document(*source);
+    const double before = document.stats().inflate_seconds;
+    document.inflate_all_object_streams();
+    inflate_only = document.stats().inflate_seconds - before;
+  }
+
+  std::string out = "{\"file\":";
+  json_string(out, o.file);
+  std::string runs_json;
+  std::uint64_t objects = 0, pages = 0, size = 0;
+  for (const SourceKind kind : kinds) {
+    SourceOptions options;
+    options.kind = kind;
+    options.window = o.window;
+    options.granularity = o.granularity;
+    options.buffer = o.buffer;
+    std::vector<Sample> samples;
+    if (o.warm) index_once(o.file, options);  // bring the file into the page cache
+    for (int r = 0; r < std::max(o.runs, 1); ++r) {
+      if (o.cold) evict(o.file);
+      samples.push_back(index_once(o.file, options));
+      std::cerr << "bench pdf: " << to_string(kind) << " run " << r + 1 << ": " << samples.back().seconds << " s\n";
+    }
+    objects = samples.front().objects;
+    pages = samples.front().pages;
+    std::vector<double> times;
+    for (const auto& s : samples) times.push_back(s.seconds);
+    std::sort(times.begin(), times.end());
+    const Sample& first = samples.front();
+    double inflate = 0;
+    for (const auto& s : samples) inflate += s.inflate;
+    inflate /= static_cast<double>(samples.size());
+    if (!runs_json.empty()) runs_json += ",";
+    runs_json += "{\"source\":\"" + std::string(to_string(kind)) + "\",\"cache\":\"" + (o.cold ? "cold" : "warm") +
+                 "\",\"window_bytes\":" + std::to_string(kind == SourceKind::mapped ? o.window : 0) +
+                 ",\"runs\":" + std::to_string(samples.size()) + ",\"median_s\":" + number_text(times[times.size() / 2]) +
+                 ",\"min_s\":" + number_text(times.front()) + ",\"max_s\":" + number_text(times.back()) +
+                 ",\"kernel_calls\":{\"open\":" + std::to_string(first.counts.open) + ",\"fstat\":" +
+                 std::to_string(first.counts.fstat) + ",\"map\":" + std::to_string(first.counts.map) + ",\"unmap\":" +
+                 std::to_string(first.counts.unmap) + ",\"pread\":" + std::to_string(first.counts.pread) + ",\"total\":" +
+                 std::to_string(first.counts.total_calls()) + "},\"bytes_copied\":" + std::to_string(first.counts.bytes_copied) +
+                 ",\"inflate_s\":" + number_text(inflate) + ",\"objstm_inflated\":" + std::to_string(first.objstm_inflated) +
+                 ",\"rss_kb\":" + std::to_string(first.rss) + "}";
+  }
+  {
+    auto probe = open_source(o.file, SourceOptions{SourceKind::pread});
+    size = probe->size();
+  }
+  out += ",\"bytes\":" + std::to_string(size) + ",\"objects\":" + std::to_string(objects) + ",\"pages\":" +
+         std::to_string(pages) + ",\"inflate_only_s\":" + number_text(inflate_only) + ",\"runs\":[" + runs_json + "]}\n";
+  if (o.json) {
+    std::cout << out;
+  } else {
+    std::cout << "objects " << objects << ", pages " << pages << ", zlib alone " << inflate_only << " s\n" << out;
+  }
+}
+
+}  // namespace
+
+void add_pdf_commands(CommandGroups& groups) {
+  auto dump_options = std::make_shared<ReadOptions>();
+  auto* dump = groups.dump.add_subcommand("pdf", "Canonical dump of a PDF (conformance/SPEC-pdf.md)");
+  add_read_options(dump, *dump_options, true);
+  dump->callback([dump_options] { std::cout << dump_with(*dump_options); });
+
+  auto digest_options = std::make_shared<ReadOptions>();
+  auto* digest = groups.digest.add_subcommand("pdf", "SHA-256 of the canonical dump of a PDF");
+  add_read_options(digest, *digest_options, true);
+  digest->callback([digest_options] { std::cout << sha256_hex(dump_with(*digest_options)) << "\n"; });
+
+  auto gen_options = std::make_shared<GenerateOptions>();
+  auto gen_out = std::make_shared<std::string>();
+  auto* gen = groups.gen.add_subcommand("pdf", "Write a deterministic synthetic PDF");
+  gen->add_option("--objects", gen_options->objects, "Payload objects")->capture_default_str();
+  gen->add_option("--payload", gen_options->payload, "Bytes of string data per payload object")->capture_default_str();
+  gen->add_flag("--object-streams", gen_options->object_streams, "Object streams and xref streams instead of a table");
+  gen->add_option("--updates", gen_options->updates, "Incremental updates to append")->capture_default_str();
+  gen->add_flag("--shuffle", gen_options->shuffle, "Write objects (clusters) in a shuffled order");
+  gen->add_option("--pages", gen_options->pages, "Pages in the page tree")->capture_default_str();
+  gen->add_option("--cluster", gen_options->cluster, "Objects per object stream")->capture_default_str();
+  gen->add_option("--seed", gen_options->seed, "Seed of the deterministic content")->capture_default_str();
+  gen->add_option("out", *gen_out, "Output file")->required();
+  gen->callback([gen_options, gen_out] {
+    std::ofstream out(*gen_out, std::ios::binary | std::ios::trunc);
+    if (!out) throw Error(ErrorKind::io, {*gen_out, "", std::nullopt}, "cannot create");
+    generate_pdf(*gen_options, out, [](std::uint64_t done, std::uint64_t total) {
+      std::cerr << "gen pdf: " << done << "/" << total << " objects\n";
+    });
+    out.close();
+    if (!out) throw Error(ErrorKind::io, {*gen_out, "", std::nullopt}, "write failed");
+  });
+
+  struct AppendOptions {
+    std::string in, out;
+    std::vector<std::string> info, objects;
+  };
+  auto append_options = std::make_shared<AppendOptions>();
+  auto* pdf = groups.app.add_subcommand("pdf", "PDF tools beyond dumps");
+  pdf->require_subcommand(1);
+  auto* append = pdf->add_subcommand(
+      "append", "Append an incremental update (original bytes untouched) that sets info entries or replaces/adds objects");
+  append->add_option("in", append_options->in, "Input PDF")->required();
+  append->add_option("out", append_options->out, "Output PDF")->required();
+  append->add_option("--info", append_options->info, "KEY=VALUE: set a document-information entry (text string)");
+  append->add_option("--object", append_options->objects, "N=PDF-SYNTAX: replace object N or add it, e.g. '7=<< /A 1 >>'");
+  append->callback([append_options] {
+    if (append_options->info.empty() && append_options->objects.empty()) {
+      throw CLI::RequiredError("--info or --object");
+    }
+    UpdateChanges changes;
+    for (const auto& item : append_options->info) changes.info.push_back(split_assignment(item, "--info"));
+    for (const auto& item : append_options->objects) {
+      const auto [num, text] = split_assignment(item, "--object");
+      std::uint32_t value = 0;
+      try {
+        value = static_cast<std::uint32_t>(std::stoul(num));
+      } catch (const std::exception&) {
+        throw Error(ErrorKind::usage, {}, "--object: not an object number: " + num);
+      }
+      changes.objects.emplace_back(value, parse_object_text(text));
+    }
+    SourceOptions whole;
+    whole.kind = SourceKind::whole;
+    auto source = open_source(append_options->in, whole);
+    Document document(*source);
+    std::ofstream out(append_options->out, std::ios::binary | std::ios::trunc);
+    if (!out) throw Error(ErrorKind::io, {append_options->out, "", std::nullopt}, "cannot create");
+    write_incremental_update(document, changes, out);
+    out.close();
+    if (!out) throw Error(ErrorKind::io, {append_options->out, "", std::nullopt}, "write failed");
+  });
+
+  auto bench_options = std::make_shared<BenchOptions>();
+  auto* bench = groups.bench.add_subcommand("pdf", "Indexing pass (xref, page tree, every object) per byte source");
+  bench->add_option("file", bench_options->file, "PDF file")->required();
+  bench->add_option("--source", bench_options->sources, "Comma-separated sources")->capture_default_str();
+  bench->add_option("--window", bench_options->window, "mapped: view size in bytes")->capture_default_str();
+  bench->add_option("--granularity", bench_options->granularity, "mapped: view alignment")->capture_default_str();
+  bench->add_option("--buffer", bench_options->buffer, "buffered: read-ahead size")->capture_default_str();
+  bench->add_flag("--cold", bench_options->cold, "Evict the file from the page cache before each run (posix_fadvise)");
+  bench->add_flag("--warm", bench_options->warm, "One untimed run first, then timed runs on a cached file");
+  bench->add_option("--runs", bench_options->runs, "Timed runs per source")->capture_default_str();
+  bench->add_flag("--json", bench_options->json, "JSON on stdout");
+  bench->callback([bench_options] { run_bench(*bench_options); });
+}
+
+}  // namespace docconform::cli
