@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "docconform/error.h"
+#include "formats.h"
 
 namespace docconform::cli {
 namespace {
@@ -88,6 +89,11 @@ std::vector<std::string> adapter_argv(const Adapter& adapter, const std::string&
   std::vector<std::string> argv;
   for (std::string word : split(adapter.command, ' ')) {
     replace_all(word, "{input}", input);
+    if (word == "{cli-dump}") {
+      const DumpFormat* known = find_dump_format(format);
+      for (const auto& part : split(known != nullptr ? known->cli_dump : format, ' ')) argv.push_back(part);
+      continue;
+    }
     replace_all(word, "{format}", format);
     replace_all(word, "{root}", root);
     replace_all(word, "{docconform}", docconform_binary);

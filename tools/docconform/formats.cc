@@ -8,9 +8,9 @@ namespace docconform::cli {
 
 const std::vector<DumpFormat>& dump_formats() {
   static const std::vector<DumpFormat> formats = {
-      {"utf8", {".bin"}, [](const std::string& path) { return utf8_dump(read_file(path)); }},
-      {"pdf", {".pdf"}, [](const std::string& path) { return pdf::pdf_dump_file(path, {}, 2); }},
-      {"pdf3", {".pdf"}, [](const std::string& path) { return pdf::pdf_dump_file(path, {}, 3); }},
+      {"utf8", {".bin"}, [](const std::string& path) { return utf8_dump(read_file(path)); }, "utf8"},
+      {"pdf", {".pdf"}, [](const std::string& path) { return pdf::pdf_dump_file(path, {}, 2); }, "pdf"},
+      {"pdf3", {".pdf"}, [](const std::string& path) { return pdf::pdf_dump_file(path, {}, 3); }, "pdf --level 3"},
   };
   return formats;
 }

@@ -12,6 +12,7 @@ struct DumpFormat {
   std::string name;                                      // utf8, xlsx, pdf, sst
   std::vector<std::string> extensions;                   // case file extensions, e.g. ".bin"
   std::function<std::string(const std::string& path)> dump;  // default options; throws Error
+  std::string cli_dump = name;  // the same dump from the CLI: `docconform dump <cli_dump> FILE`
 };
 
 const std::vector<DumpFormat>& dump_formats();
