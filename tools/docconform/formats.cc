@@ -1,6 +1,7 @@
 #include "formats.h"
 
 #include "cli_util.h"
+#include "docconform/sst/xls.h"
 #include "docconform/utf8_dump.h"
 
 namespace docconform::cli {
@@ -8,6 +9,7 @@ namespace docconform::cli {
 const std::vector<DumpFormat>& dump_formats() {
   static const std::vector<DumpFormat> formats = {
       {"utf8", {".bin"}, [](const std::string& path) { return utf8_dump(read_file(path)); }},
+      {"sst", {".xls", ".sst"}, [](const std::string& path) { return sst::sst_dump(read_file(path), {}, path); }},
   };
   return formats;
 }
