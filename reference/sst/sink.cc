@@ -81,6 +81,7 @@ class RandomAccessFileSink final : public RecordSink {
     fill_ += bytes;
     return area;
   }
+  void retract(std::size_t bytes) override { fill_ -= bytes; }
   void finish() override {
     flush();
     close_output(fd_, path_);
@@ -137,6 +138,10 @@ class SequentialSink : public RecordSink {
     fill_ += bytes;
     position_ += bytes;
     return area;
+  }
+  void retract(std::size_t bytes) override {
+    fill_ -= bytes;
+    position_ -= bytes;
   }
   void finish() override {
     flush();

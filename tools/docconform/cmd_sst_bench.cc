@@ -18,6 +18,7 @@
 #include "docconform/error.h"
 #include "docconform/sha256.h"
 #include "docconform/sst/generate.h"
+#include "docconform/sst/reader.h"
 #include "docconform/sst/writer.h"
 
 namespace docconform::cli {
@@ -156,6 +157,9 @@ void bench(const BenchOptions& o) {
   table.strings = generate_strings(o.count, parse_mix(o.mix), o.seed);
   table.total_refs = static_cast<std::uint32_t>(table.strings.size());
   const std::string reference = sst_bytes(table, WriterKind::fast);
+  // Both sides serialize strings parsed from the same records, allocated in table order, as
+  // POI's SSTRecord parse allocates them.
+  table = read_sst_file(reference).table;
   const std::size_t extsst_record = 4 + 2 + 8 * extsst_bucket_count(table.strings.size());
   const std::string sst_records = reference.substr(0, reference.size() - extsst_record);
 

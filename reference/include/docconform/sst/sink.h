@@ -3,8 +3,9 @@
 //    one virtual put_byte per byte, then end_record; each sink resolves the length its own way
 //    (memory patches in place, the random-access file back-patches with pwrite, the sequential
 //    sinks hold the record until its length is known);
-//  * known length (the fast writer): claim() returns space for a whole record, header included,
-//    which the caller fills before the next call.
+//  * bulk (the fast writer): claim() returns space for a whole record, header included, which
+//    the caller fills before the next call; retract() gives back the unused end of that space
+//    (a record's final length is known before the sink emits any of it).
 // Every sink produces the same logical bytes.
 #pragma once
 
@@ -26,6 +27,8 @@ class RecordSink {
 
   // Space for `bytes` output bytes (at most 4 + 8224), valid until the next call on the sink.
   virtual std::uint8_t* claim(std::size_t bytes) = 0;
+  // Returns the last `bytes` of the most recent claim, unused.
+  virtual void retract(std::size_t bytes) = 0;
 
   // Hint: about this many more bytes will follow (the fast writer knows its total size).
   virtual void expect(std::uint64_t bytes) { (void)bytes; }
@@ -59,6 +62,7 @@ class MemorySink final : public RecordSink {
   void put_byte(std::uint8_t value) override;
   void end_record() override;
   std::uint8_t* claim(std::size_t bytes) override;
+  void retract(std::size_t bytes) override { size_ -= bytes; }
   void expect(std::uint64_t bytes) override;
   void finish() override {}
   std::uint64_t position() const override { return size_; }
