@@ -24,7 +24,6 @@ constexpr std::uint16_t record_labelsst = 0x00FD;
 constexpr std::uint16_t record_window2 = 0x023E;
 constexpr std::uint16_t record_filepass = 0x002F;
 constexpr std::uint16_t cell_xf = 15;  // the first cell XF after the 15 style XFs
-constexpr std::size_t cells_per_sheet = xls_rows_per_sheet * xls_columns_per_sheet;
 
 // Little-endian record data builder.
 class Data {
@@ -96,7 +95,13 @@ struct StringKeyEqual {
 
 }  // namespace
 
-std::string write_xls_stream(const std::vector<SstString>& cells, WriterKind writer) {
+std::string write_xls_stream(const std::vector<SstString>& cells, const XlsOptions& options) {
+  const std::size_t rows_per_sheet = options.rows_per_sheet;
+  if (rows_per_sheet == 0 || rows_per_sheet > xls_rows_per_sheet || options.columns_per_sheet == 0 ||
+      options.columns_per_sheet > xls_columns_per_sheet) {
+    throw Error(ErrorKind::usage, {}, "rows per sheet must be 1..65536, columns 1..256");
+  }
+  const std::size_t cells_per_sheet = rows_per_sheet * options.columns_per_sheet;
   if (cells.size() > 0x7FFFFFFF) throw Error(ErrorKind::usage, {}, "too many cells");
   // Equal strings share an SST entry.
   SstTable table;
@@ -124,7 +129,7 @@ std::string write_xls_stream(const std::vector<SstString>& cells, WriterKind wri
     boundsheet_at.push_back(static_cast<std::size_t>(sink.position()) + 4);
     put_record(sink, record_boundsheet, Data().u32(0).u8(0).u8(0).short_string("Sheet" + std::to_string(s + 1)).bytes());
   }
-  write_sst(writer, table, sink, static_cast<std::uint32_t>(sink.position()));
+  write_sst(options.writer, table, sink, static_cast<std::uint32_t>(sink.position()));
   put_record(sink, record_eof, {});
 
   std::vector<std::uint32_t> sheet_at;
@@ -132,15 +137,15 @@ std::string write_xls_stream(const std::vector<SstString>& cells, WriterKind wri
     sheet_at.push_back(static_cast<std::uint32_t>(sink.position()));
     const std::size_t first = s * cells_per_sheet;
     const std::size_t count = std::min(cells.size() - std::min(cells.size(), first), cells_per_sheet);
-    const std::size_t rows = std::min(count, xls_rows_per_sheet);
-    const std::size_t columns = (count + xls_rows_per_sheet - 1) / xls_rows_per_sheet;
+    const std::size_t rows = std::min(count, rows_per_sheet);
+    const std::size_t columns = (count + rows_per_sheet - 1) / rows_per_sheet;
     put_record(sink, record_bof, bof(0x0010));
     put_record(sink, record_dimensions,
                Data().u32(0).u32(static_cast<std::uint32_t>(rows)).u16(0).u16(static_cast<unsigned>(columns)).u16(0).bytes());
     // Cells go out row by row, as Excel writes them.
     for (std::size_t row = 0; row < rows; ++row) {
       for (std::size_t col = 0; col < columns; ++col) {
-        const std::size_t k = col * xls_rows_per_sheet + row;
+        const std::size_t k = col * rows_per_sheet + row;
         if (k >= count) break;
         std::uint8_t* p = sink.claim(14);
         const std::uint32_t v = isst[first + k];
@@ -167,8 +172,8 @@ std::string write_xls_stream(const std::vector<SstString>& cells, WriterKind wri
   return stream;
 }
 
-std::string write_xls(const std::vector<SstString>& cells, WriterKind writer) {
-  return write_cfb(write_xls_stream(cells, writer));
+std::string write_xls(const std::vector<SstString>& cells, const XlsOptions& options) {
+  return write_cfb(write_xls_stream(cells, options));
 }
 
 SstTable read_xls_sst(std::string_view file, const Limits& limits, const std::string& label) {

@@ -110,6 +110,8 @@ void add_xls(CommandGroups& groups) {
   struct Options {
     std::string strings;
     std::string writer = "fast";
+    std::size_t rows = xls_rows_per_sheet;
+    std::size_t columns = xls_columns_per_sheet;
     std::string out;
   };
   auto o = std::make_shared<Options>();
@@ -117,7 +119,15 @@ void add_xls(CommandGroups& groups) {
   write->add_option("--strings", o->strings, "Strings file (JSON Lines)")->required();
   write->add_option("--writer", o->writer, "SST writer: naive or fast")->capture_default_str();
   write->add_option("out", o->out, "Output .xls")->required();
-  write->callback([o] { write_file(o->out, write_xls(load_strings(o->strings), parse_writer_kind(o->writer))); });
+  write->add_option("--rows-per-sheet", o->rows, "Rows per column before the next column (1..65536)")->capture_default_str();
+  write->add_option("--columns-per-sheet", o->columns, "Columns per sheet before the next sheet (1..256)")->capture_default_str();
+  write->callback([o] {
+    XlsOptions options;
+    options.writer = parse_writer_kind(o->writer);
+    options.rows_per_sheet = o->rows;
+    options.columns_per_sheet = o->columns;
+    write_file(o->out, write_xls(load_strings(o->strings), options));
+  });
 }
 
 }  // namespace

@@ -15,10 +15,17 @@ namespace docconform::sst {
 inline constexpr std::size_t xls_rows_per_sheet = 65536;
 inline constexpr std::size_t xls_columns_per_sheet = 256;
 
-// Cell i holds strings[i]: sheet i / 2^24, column (i / 65536) % 256, row i % 65536. Equal
-// strings share one SST entry (cstTotal counts cells, cstUnique the entries).
-std::string write_xls_stream(const std::vector<SstString>& cells, WriterKind writer = WriterKind::fast);
-std::string write_xls(const std::vector<SstString>& cells, WriterKind writer = WriterKind::fast);
+struct XlsOptions {
+  WriterKind writer = WriterKind::fast;
+  std::size_t rows_per_sheet = xls_rows_per_sheet;        // smaller values exercise more sheets
+  std::size_t columns_per_sheet = xls_columns_per_sheet;
+};
+
+// Cell i holds strings[i], column by column: with R rows and C columns per sheet, sheet
+// i / (R*C), column (i % (R*C)) / R, row i % R. Equal strings share one SST entry (cstTotal
+// counts cells, cstUnique the entries).
+std::string write_xls_stream(const std::vector<SstString>& cells, const XlsOptions& options = {});
+std::string write_xls(const std::vector<SstString>& cells, const XlsOptions& options = {});
 
 // The shared string table of a BIFF8 workbook file (CFB + Workbook stream); an empty table when
 // the workbook has no SST. BIFF5/7 workbooks and encrypted ones are Error(unsupported).
