@@ -154,27 +154,38 @@ CfbReader::CfbReader(std::string_view file, const Limits& limits, std::string la
   sector_size_ = std::size_t{1} << shift;
   if (load_u16(h + 0x20) != 6) fail("CFB header", 0x20, "mini sector shift is not 6");
   if (file.size() < sector_size_) fail("CFB header", 0, "file shorter than one sector");
-  sector_count_ = static_cast<std::uint32_t>(std::min<std::uint64_t>((file.size() - sector_size_) / sector_size_, max_reg_sect));
+  // A truncated last sector still counts: readers use the bytes it has.
+  sector_count_ = static_cast<std::uint32_t>(
+      std::min<std::uint64_t>((file.size() - sector_size_ + sector_size_ - 1) / sector_size_, max_reg_sect));
   mini_cutoff_ = load_u32(h + 0x38);
 
-  // FAT sector ids: the header's 109, then the DIFAT chain.
-  const std::uint32_t fat_count = load_u32(h + 0x2C);
-  if (fat_count > sector_count_) fail("CFB header", 0x2C, std::to_string(fat_count) + " FAT sectors in a file of " + std::to_string(sector_count_));
+  // FAT sector ids: the header's 109, then the DIFAT chain. Like xlrd and POI, trust the list
+  // over the header's count when they disagree (real files carry garbage counts).
+  const std::uint32_t fat_count = std::min(load_u32(h + 0x2C), sector_count_);
   std::vector<std::uint32_t> fat_ids;
-  for (std::size_t k = 0; k < header_difat_slots && fat_ids.size() < fat_count; ++k) fat_ids.push_back(load_u32(h + 0x4C + 4 * k));
+  const auto add_fat_id = [&](std::uint32_t id) {
+    if (id <= max_reg_sect && fat_ids.size() < fat_count) fat_ids.push_back(id);
+  };
+  for (std::size_t k = 0; k < header_difat_slots; ++k) add_fat_id(load_u32(h + 0x4C + 4 * k));
   const std::size_t per_difat = sector_size_ / 4 - 1;
   std::uint32_t difat = load_u32(h + 0x44);
-  for (std::uint32_t steps = 0; fat_ids.size() < fat_count; ++steps) {
-    if (difat == end_of_chain || difat == free_sect) fail("CFB DIFAT", 0, "DIFAT ends before all FAT sectors are listed");
+  for (std::uint32_t steps = 0; fat_ids.size() < fat_count && difat <= max_reg_sect; ++steps) {
     if (steps > sector_count_) fail("CFB DIFAT", 0, "DIFAT chain loops");
     const std::string_view d = sector(difat);
-    for (std::size_t k = 0; k < per_difat && fat_ids.size() < fat_count; ++k) fat_ids.push_back(load_u32(d.data() + 4 * k));
+    if (d.size() < sector_size_) break;
+    for (std::size_t k = 0; k < per_difat; ++k) add_fat_id(load_u32(d.data() + 4 * k));
     difat = load_u32(d.data() + 4 * per_difat);
   }
   fat_.reserve(fat_ids.size() * (sector_size_ / 4));
   for (const std::uint32_t id : fat_ids) {
+    if (id >= sector_count_) {
+      // A FAT sector past the end of a truncated file: its entries lead nowhere (as in xlrd).
+      fat_.insert(fat_.end(), sector_size_ / 4, free_sect);
+      continue;
+    }
     const std::string_view s = sector(id);
-    for (std::size_t k = 0; k < sector_size_; k += 4) fat_.push_back(load_u32(s.data() + k));
+    for (std::size_t k = 0; k + 4 <= s.size(); k += 4) fat_.push_back(load_u32(s.data() + k));
+    fat_.resize(fat_.size() + (sector_size_ - s.size()) / 4, free_sect);
   }
 
   for (const std::uint32_t id : chain(load_u32(h + 0x30), fat_, "directory")) {
@@ -201,7 +212,7 @@ CfbReader::CfbReader(std::string_view file, const Limits& limits, std::string la
   if (mini_fat_start != end_of_chain && mini_fat_start != free_sect) {
     for (const std::uint32_t id : chain(mini_fat_start, fat_, "mini FAT")) {
       const std::string_view s = sector(id);
-      for (std::size_t k = 0; k < sector_size_; k += 4) mini_fat_.push_back(load_u32(s.data() + k));
+      for (std::size_t k = 0; k + 4 <= s.size(); k += 4) mini_fat_.push_back(load_u32(s.data() + k));
     }
   }
 }
@@ -235,7 +246,10 @@ std::string CfbReader::read_stream(std::size_t index) const {
       const std::uint64_t at = std::uint64_t{mini} * 64;
       const std::size_t big = static_cast<std::size_t>(at / sector_size_);
       if (big >= container.size()) fail("CFB mini stream", at, "mini sector outside the mini stream");
-      const std::string_view s = sector(container[big]).substr(static_cast<std::size_t>(at % sector_size_), 64);
+      const std::string_view whole = sector(container[big]);
+      const std::size_t within = static_cast<std::size_t>(at % sector_size_);
+      if (within >= whole.size()) fail("CFB mini stream", at, "mini sector past the end of the file");
+      const std::string_view s = whole.substr(within, 64);
       out.append(s.substr(0, std::min<std::size_t>(64, size - out.size())));
     }
   } else {

@@ -178,14 +178,15 @@ std::string write_xls(const std::vector<SstString>& cells, const XlsOptions& opt
 
 SstTable read_xls_sst(std::string_view file, const Limits& limits, const std::string& label) {
   const CfbReader cfb(file, limits, label);
-  const auto entry = cfb.find_stream(u"Workbook");
-  if (!entry) {
-    if (cfb.find_stream(u"Book")) {
-      throw Error(ErrorKind::unsupported, {label, "CFB", std::nullopt}, "BIFF5 workbook (Book stream): no shared string table");
-    }
-    throw Error(ErrorKind::format, {label, "CFB", std::nullopt}, "no Workbook stream");
-  }
-  const std::string stream = cfb.read_stream(*entry);
+  // xlrd, POI and LibreOffice accept the stream name in any case, and "Book" when there is no
+  // "Workbook"; the BOF then tells BIFF8 from BIFF5.
+  auto entry = cfb.find_stream(u"Workbook");
+  if (!entry) entry = cfb.find_stream(u"Book");
+  if (!entry) throw Error(ErrorKind::format, {label, "CFB", std::nullopt}, "no Workbook stream");
+  return read_workbook_stream_sst(cfb.read_stream(*entry), limits, label);
+}
+
+SstTable read_workbook_stream_sst(std::string_view stream, const Limits& limits, const std::string& label) {
   const std::string part = "Workbook";
   // Walk the globals substream up to its EOF; the SST and its CONTINUEs are contiguous there.
   std::vector<Record> sst;
@@ -241,6 +242,10 @@ std::string sst_dump(std::string_view bytes, const Limits& limits, const std::st
   static constexpr char cfb_signature[] = "\xD0\xCF\x11\xE0";
   if (bytes.size() >= 4 && bytes.substr(0, 4) == std::string_view(cfb_signature, 4)) {
     return sst_dump_table(read_xls_sst(bytes, limits, label));
+  }
+  // A bare BIFF stream (no container) starts with a BOF record: 0x0009, 0x0209, 0x0409, 0x0809.
+  if (bytes.size() >= 2 && static_cast<std::uint8_t>(bytes[0]) == 0x09 && (static_cast<std::uint8_t>(bytes[1]) & 0xF1) == 0) {
+    return sst_dump_table(read_workbook_stream_sst(bytes, limits, label));
   }
   ReadOptions options;
   options.limits = limits;

@@ -30,8 +30,11 @@ std::string write_xls(const std::vector<SstString>& cells, const XlsOptions& opt
 // The shared string table of a BIFF8 workbook file (CFB + Workbook stream); an empty table when
 // the workbook has no SST. BIFF5/7 workbooks and encrypted ones are Error(unsupported).
 SstTable read_xls_sst(std::string_view file, const Limits& limits = {}, const std::string& label = {});
+// The same from a Workbook stream (also what a bare, container-less BIFF file holds).
+SstTable read_workbook_stream_sst(std::string_view stream, const Limits& limits = {}, const std::string& label = {});
 
-// The canonical dump (conformance/SPEC-sst.md) of a .xls (CFB signature) or raw SST record file.
+// The canonical dump (conformance/SPEC-sst.md) of a .xls (CFB signature), a bare BIFF stream
+// (starts with BOF) or a raw SST record file.
 inline constexpr int sst_dump_version = 1;
 std::string sst_dump(std::string_view bytes, const Limits& limits = {}, const std::string& label = {});
 std::string sst_dump_table(const SstTable& table);
