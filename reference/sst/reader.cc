@@ -9,6 +9,13 @@
 namespace docconform::sst {
 namespace {
 
+std::string hex16(unsigned value) {
+  static constexpr char digits[] = "0123456789ABCDEF";
+  std::string out = "0x";
+  for (int shift = 12; shift >= 0; shift -= 4) out += digits[(value >> shift) & 0xF];
+  return out;
+}
+
 std::uint16_t load_u16(const char* p) {
   return static_cast<std::uint16_t>(static_cast<std::uint8_t>(p[0]) | (static_cast<std::uint8_t>(p[1]) << 8));
 }
@@ -158,7 +165,7 @@ std::vector<Record> split_records(std::string_view stream, const std::string& la
     const std::size_t size = load_u16(stream.data() + at + 2);
     if (stream.size() - at - 4 < size) {
       throw Error(ErrorKind::format, {label, "", at},
-                  "record 0x" + std::to_string(type) + " declares " + std::to_string(size) + " data bytes, " +
+                  "record " + hex16(type) + " declares " + std::to_string(size) + " data bytes, " +
                       std::to_string(stream.size() - at - 4) + " remain");
     }
     records.push_back({type, at, stream.substr(at + 4, size)});
@@ -262,7 +269,7 @@ SstFile read_sst_file(std::string_view bytes, const ReadOptions& options) {
   if (end < records.size()) {
     if (records[end].type != record_extsst) {
       throw Error(ErrorKind::format, {options.label, "", records[end].offset},
-                  "record type " + std::to_string(records[end].type) + " after the SST (only EXTSST may follow)");
+                  "record " + hex16(records[end].type) + " after the SST (only EXTSST may follow)");
     }
     file.extsst = parse_extsst(records[end], options.label);
     if (end + 1 < records.size()) {
