@@ -71,7 +71,11 @@ void copy_chars(std::uint8_t* out, const char16_t* chars, std::size_t n, bool wi
 // otherwise dominates a walk over a million of them.
 constexpr std::size_t prefetch_distance = 32;
 void prefetch_text(const std::vector<SstString>& strings, std::size_t i) {
-  if (i + prefetch_distance < strings.size()) __builtin_prefetch(strings[i + prefetch_distance].text.data());
+  if (i + prefetch_distance < strings.size()) {
+    const std::u16string& text = strings[i + prefetch_distance].text;
+    __builtin_prefetch(text.data());
+    __builtin_prefetch(text.data() + text.size());  // short texts often straddle two lines
+  }
 }
 
 // The continuation rules, once: the walker decides where records end and hands out the space.
