@@ -88,7 +88,9 @@ Result run_one(const CaseFile& c, const Adapter& impl, const RunOptions& options
     const ProcessResult p = run_process(adapter_argv(impl, c.format, c.path, options.root, options.docconform_binary),
                                         options.limits);
     r.seconds = p.seconds;
-    const std::string last_err = p.err.substr(p.err.rfind('\n', p.err.size() >= 2 ? p.err.size() - 2 : 0) + 1);
+    std::string last_err = p.err;
+    while (!last_err.empty() && (last_err.back() == '\n' || last_err.back() == '\r')) last_err.pop_back();
+    last_err.erase(0, last_err.rfind('\n') + 1);
     switch (p.end) {
       case ProcessResult::End::timed_out:
         r.status = Status::timeout;

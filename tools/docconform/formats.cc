@@ -2,6 +2,7 @@
 
 #include "cli_util.h"
 #include "docconform/pdf/dump.h"
+#include "docconform/sst/xls.h"
 #include "docconform/utf8_dump.h"
 
 namespace docconform::cli {
@@ -11,6 +12,7 @@ const std::vector<DumpFormat>& dump_formats() {
       {"utf8", {".bin"}, [](const std::string& path) { return utf8_dump(read_file(path)); }, "utf8"},
       {"pdf", {".pdf"}, [](const std::string& path) { return pdf::pdf_dump_file(path, {}, 2); }, "pdf"},
       {"pdf3", {".pdf"}, [](const std::string& path) { return pdf::pdf_dump_file(path, {}, 3); }, "pdf --level 3"},
+      {"sst", {".xls", ".sst"}, [](const std::string& path) { return sst::sst_dump(read_file(path), {}, path); }, "sst"},
   };
   return formats;
 }

@@ -1,0 +1,189 @@
+#!/usr/bin/python3
+"""Generates conformance/cases/sst/: raw SST record files (.sst) at every continuation boundary.
+
+Usage: sst_cases.py OUT_DIR [DOCCONFORM_BINARY]
+With the binary, also writes y_xls_*.xls: workbooks from `docconform gen strings` +
+`docconform xls write` (the .xls writer's own cases). The .sst y_ cases are written by the small writer below, which follows the continuation rules of
+conformance/SPEC-sst.md on its own (independently of the C++ writers); the n_ and i_ cases
+are laid out byte by byte. Deterministic: the same files on every run.
+"""
+import os
+import struct
+import sys
+
+MAX = 8224
+
+
+def rec(rtype, data):
+    return struct.pack("<HH", rtype, len(data)) + data
+
+
+class Sst:
+    """SST + CONTINUE records following the writer rules; EXTSST per the spec formula."""
+
+    def __init__(self, total=None):
+        self.records = [bytearray(8)]  # cstTotal and cstUnique, filled in by bytes()
+        self.total = total
+        self.starts = []
+
+    def avail(self):
+        return MAX - len(self.records[-1])
+
+    def new_record(self):
+        self.records.append(bytearray())
+
+    def position(self):
+        return sum(4 + len(r) for r in self.records[:-1]) + 4 + len(self.records[-1])
+
+    def add(self, text, runs=None, ext=None):
+        units = list(struct.unpack("<%dH" % (len(text.encode("utf-16-le", "surrogatepass")) // 2),
+                                   text.encode("utf-16-le", "surrogatepass")))
+        wide = any(u > 0xFF for u in units)
+        unit = 2 if wide else 1
+        flags = (1 if wide else 0) | (4 if ext is not None else 0) | (8 if runs is not None else 0)
+        header = struct.pack("<HB", len(units), flags)
+        if runs is not None:
+            header += struct.pack("<H", len(runs))
+        if ext is not None:
+            header += struct.pack("<I", len(ext))
+        if self.avail() < len(header) + (unit if units else 0):
+            self.new_record()
+        self.starts.append((self.position(), len(self.records[-1]) + 4))
+        self.records[-1] += header
+        i = 0
+        while True:
+            n = min(len(units) - i, self.avail() // unit)
+            chunk = units[i:i + n]
+            self.records[-1] += struct.pack("<%dH" % n, *chunk) if wide else bytes(chunk)
+            i += n
+            if i == len(units):
+                break
+            self.new_record()
+            self.records[-1] += b"\x01" if wide else b"\x00"
+        for ich, ifnt in runs or []:
+            if self.avail() < 4:
+                self.new_record()
+            self.records[-1] += struct.pack("<HH", ich, ifnt)
+        if ext is not None:
+            at = 0
+            while at < len(ext):
+                atom = min(8 if at == 0 else 6 if at == 8 else 2, len(ext) - at)
+                if self.avail() < atom:
+                    self.new_record()
+                self.records[-1] += ext[at:at + atom]
+                at += atom
+
+    def bytes(self):
+        count = len(self.starts)
+        total = count if self.total is None else self.total
+        out = rec(0x00FC, struct.pack("<ii", total, count) + bytes(self.records[0][8:]))
+        for r in self.records[1:]:
+            out += rec(0x003C, bytes(r))
+        dsst = max(count // 128 + 1, 8)
+        extsst = struct.pack("<H", dsst)
+        for k in range(0, count, dsst):
+            ib, cb = self.starts[k]
+            extsst += struct.pack("<IHH", ib, cb, 0)
+        return out + rec(0x00FF, extsst)
+
+
+def table(strings, total=None):
+    sst = Sst(total)
+    for s in strings:
+        if isinstance(s, tuple):
+            sst.add(*s)
+        else:
+            sst.add(s)
+    return sst.bytes()
+
+
+def filler(nbytes, ch="a"):
+    return ch * (nbytes - 3)
+
+
+def ext_rst(phonetic):
+    cb = 4 + 6 + 2 * len(phonetic) + 6
+    out = struct.pack("<HHHHHHH", 1, cb, 0, 1, 1, len(phonetic), len(phonetic))
+    out += phonetic.encode("utf-16-le") + struct.pack("<HHH", 0, 0, 1)
+    return out
+
+
+def cases():
+    c = {}
+    c["y_empty_table"] = table([])
+    c["y_one_string"] = table(["hello"])
+    c["y_empty_strings"] = table(["", "", "x", ""])
+    for left in (1, 2, 3):
+        c["y_header_%d_bytes_before_record_end" % left] = table([filler(MAX - 8 - left), "next", "\u4e00wide"])
+        c["y_wide_header_%d_bytes_before_record_end" % left] = table([filler(MAX - 8 - left), "\u4e00wide"])
+    c["y_header_and_first_char_exactly_fit"] = table([filler(MAX - 8 - 4), "xyz"])
+    c["y_empty_string_exactly_fits"] = table([filler(MAX - 8 - 3), "", "z"])
+    c["y_wide_split_between_units"] = table(["ab", "\u0101" * 5000])
+    c["y_wide_odd_byte_left_unused"] = table(["\u4e00" * 4107])
+    c["y_compressed_split"] = table(["\u00e9" * 9000])
+    c["y_string_ends_at_record_end"] = table([filler(MAX - 8), "next"])
+    c["y_runs_across_boundary"] = table([("r" * (MAX - 8 - 5 - 2), [(0, 1), (3, 5)]), "after"])
+    c["y_runs_after_chars_end_at_record_end"] = table([("r" * (MAX - 8 - 5), [(1, 2)]), "after"])
+    c["y_ext_rst_across_boundary"] = table([("p" * (MAX - 8 - 7 - 10), None, ext_rst("\u30a2" * 20)), "after"])
+    c["y_ext_rst_three_records"] = table([("kanji", [(0, 1)], ext_rst("\u30a2" * 9000)), "after"])
+    c["y_longest_compressed"] = table(["A" * 65535])
+    c["y_longest_wide"] = table(["\u4e00" * 65535])
+    c["y_surrogate_pair_split"] = table(["ab", "\U0001F600" * 3000])
+    c["y_lone_surrogates"] = table(["\ud800", "x\udc00y", "\udbff\ud800"])
+    c["y_mixed_scripts"] = table(["plain", "caf\u00e9", "\u65e5\u672c\u8a9e", "\U0001F600 smile", "tab\tnew\nline"])
+    c["y_many_strings"] = table(["s%05d" % i for i in range(5000)])
+
+    # Shapes other writers produce, written by hand.
+    counts = lambda total, unique: struct.pack("<ii", total, unique)
+    c["y_header_then_zero_chars"] = rec(0xFC, counts(1, 1) + struct.pack("<HB", 3, 0)) + rec(0x3C, b"\x00abc")
+    c["y_compression_switches"] = (rec(0xFC, counts(1, 1) + struct.pack("<HBH", 4, 1, 0x4E00)) + rec(0x3C, b"\x00x") +
+                                   rec(0x3C, b"\x01" + struct.pack("<HH", 0xE9, 0x3042)))
+    c["y_no_extsst"] = rec(0xFC, counts(2, 2) + struct.pack("<HB", 1, 0) + b"a" + struct.pack("<HB", 1, 0) + b"b")
+    c["i_trailing_bytes_after_strings"] = rec(0xFC, counts(1, 1) + struct.pack("<HB", 1, 0) + b"z" + b"junk")
+    c["i_cst_total_zero"] = rec(0xFC, counts(0, 1) + struct.pack("<HB", 1, 0) + b"z")
+    c["i_reserved_flag_bits"] = rec(0xFC, counts(1, 1) + struct.pack("<HB", 1, 0xF2) + b"z")
+    c["n_too_few_strings"] = rec(0xFC, counts(3, 3) + struct.pack("<HB", 5, 0) + b"zzzzz" + struct.pack("<HB", 5, 0) + b"yyyyy")
+    c["n_count_exceeds_data"] = rec(0xFC, counts(1000, 1000) + struct.pack("<HB", 1, 0) + b"z")
+    c["n_characters_past_end"] = rec(0xFC, counts(1, 1) + struct.pack("<HB", 50, 0) + b"zz")
+    c["n_continue_missing"] = rec(0xFC, counts(1, 1) + struct.pack("<HB", 4, 0) + b"zz") + rec(0x0022, b"xx")
+    c["n_truncated_record"] = rec(0xFC, counts(1, 1) + struct.pack("<HB", 3, 0) + b"abc")[:-2]
+    c["n_continuation_flags_0x08"] = rec(0xFC, counts(1, 1) + struct.pack("<HB", 2, 0) + b"z") + rec(0x3C, b"\x08y")
+    c["n_odd_byte_in_utf16"] = (rec(0xFC, counts(1, 1) + struct.pack("<HBH", 2, 1, 0x4E00) + b"x") +
+                                rec(0x3C, b"\x01" + struct.pack("<H", 0x4E01)))
+    c["n_split_header"] = rec(0xFC, counts(1, 1) + struct.pack("<HB", 2, 8) + b"\x01") + rec(0x3C, b"\x00ab\x00\x00\x00\x00")
+    c["n_negative_unique_count"] = rec(0xFC, struct.pack("<ii", 0, -1))
+    c["n_negative_ext_rst_size"] = rec(0xFC, counts(1, 1) + struct.pack("<HBi", 0, 4, -1))
+    c["n_record_after_sst"] = rec(0xFC, counts(1, 1) + struct.pack("<HB", 1, 0) + b"z") + rec(0x000A, b"")
+    c["n_not_an_sst"] = rec(0x0031, b"x" * 20)
+    return c
+
+
+XLS_CASES = [
+    ("y_xls_mixed", ["--count", "300", "--mix", "mixed", "--seed", "1"], []),
+    ("y_xls_rich", ["--count", "200", "--mix", "rich", "--seed", "2"], []),
+    ("y_xls_cjk_split", ["--count", "800", "--mix", "cjk", "--seed", "3"], []),
+    ("y_xls_three_sheets", ["--count", "50", "--mix", "emoji", "--seed", "4"], ["--rows-per-sheet", "8", "--columns-per-sheet", "2"]),
+]
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    for name, data in sorted(cases().items()):
+        with open(os.path.join(out, name + ".sst"), "wb") as f:
+            f.write(data)
+    print("%d cases written to %s" % (len(cases()), out))
+    if len(sys.argv) > 2:
+        import subprocess
+        import tempfile
+        binary = sys.argv[2]
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, gen, layout in XLS_CASES:
+                strings = os.path.join(tmp, name + ".jsonl")
+                subprocess.run([binary, "gen", "strings"] + gen + [strings], check=True)
+                subprocess.run([binary, "xls", "write", "--strings", strings] + layout + [os.path.join(out, name + ".xls")], check=True)
+        print("%d workbooks written to %s" % (len(XLS_CASES), out))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,54 @@
+// Compound File Binary [MS-CFB]: the container of a .xls. The writer makes the minimal file
+// one stream needs (version 3, 512-byte sectors, FAT after the stream, DIFAT sectors when the
+// FAT outgrows the header's 109 slots, one directory sector, no mini stream: the stream is
+// padded to 4,096 bytes). The reader handles what real files use: 512- and 4096-byte sectors,
+// DIFAT chains, the mini stream.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "docconform/sst/model.h"
+
+namespace docconform::sst {
+
+// A CFB file holding one stream named `name` with the given bytes.
+std::string write_cfb(std::string_view stream, std::u16string_view name = u"Workbook");
+
+class CfbReader {
+ public:
+  // Validates the header and loads the FAT, mini FAT and directory; throws Error naming `label`.
+  CfbReader(std::string_view file, const Limits& limits = {}, std::string label = {});
+
+  struct Entry {
+    std::u16string name;
+    std::uint8_t type = 0;  // 1 storage, 2 stream, 5 root
+    std::uint32_t start = 0;
+    std::uint64_t size = 0;
+  };
+  const std::vector<Entry>& entries() const { return entries_; }
+
+  // The first stream entry whose name equals `name` ignoring ASCII case.
+  std::optional<std::size_t> find_stream(std::u16string_view name) const;
+  std::string read_stream(std::size_t entry) const;
+
+ private:
+  std::vector<std::uint32_t> chain(std::uint32_t start, const std::vector<std::uint32_t>& fat, const char* what) const;
+  std::string_view sector(std::uint32_t id) const;
+  [[noreturn]] void fail(const std::string& part, std::uint64_t offset, const std::string& message) const;
+
+  std::string_view file_;
+  Limits limits_;
+  std::string label_;
+  std::size_t sector_size_ = 512;
+  std::uint32_t sector_count_ = 0;
+  std::uint32_t mini_cutoff_ = 4096;
+  std::vector<std::uint32_t> fat_;
+  std::vector<std::uint32_t> mini_fat_;
+  std::vector<Entry> entries_;
+};
+
+}  // namespace docconform::sst

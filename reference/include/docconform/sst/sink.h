@@ -1,0 +1,81 @@
+// Where serialized records go. Two ways to write a record:
+//  * unknown length (the naive writer, like POI's UnknownLengthRecordOutput): begin_record, then
+//    one virtual put_byte per byte, then end_record; each sink resolves the length its own way
+//    (memory patches in place, the random-access file back-patches with pwrite, the sequential
+//    sinks hold the record until its length is known);
+//  * bulk (the fast writer): claim() returns space for a whole record, header included, which
+//    the caller fills before the next call; retract() gives back the unused end of that space
+//    (a record's final length is known before the sink emits any of it).
+// Every sink produces the same logical bytes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace docconform::sst {
+
+class RecordSink {
+ public:
+  virtual ~RecordSink() = default;
+
+  virtual void begin_record(std::uint16_t type) = 0;
+  virtual void put_byte(std::uint8_t value) = 0;
+  virtual void end_record() = 0;
+
+  // Space for `bytes` output bytes (at most 4 + 8224), valid until the next call on the sink.
+  virtual std::uint8_t* claim(std::size_t bytes) = 0;
+  // Returns the last `bytes` of the most recent claim, unused.
+  virtual void retract(std::size_t bytes) = 0;
+
+  // Hint: about this many more bytes will follow (the fast writer knows its total size).
+  virtual void expect(std::uint64_t bytes) { (void)bytes; }
+  // Flushes and closes; no calls afterwards.
+  virtual void finish() = 0;
+  // Logical bytes written so far.
+  virtual std::uint64_t position() const = 0;
+};
+
+enum class SinkKind { memory, file, stream, zlib };
+const char* to_string(SinkKind kind);
+SinkKind parse_sink_kind(std::string_view name);  // throws Error(usage)
+
+// Memory: the bytes stay in the sink (bytes() after finish()).
+class MemorySink;
+std::unique_ptr<MemorySink> make_memory_sink();
+
+// file: random-access file written with pwrite, record lengths back-patched;
+// stream: sequential writes only, a record is written once its length is known;
+// zlib: the sequential byte stream deflated (zlib format) into the file.
+std::unique_ptr<RecordSink> make_file_sink(SinkKind kind, const std::string& path);
+
+class MemorySink final : public RecordSink {
+ public:
+  MemorySink();
+  ~MemorySink() override;
+  MemorySink(const MemorySink&) = delete;
+  MemorySink& operator=(const MemorySink&) = delete;
+
+  void begin_record(std::uint16_t type) override;
+  void put_byte(std::uint8_t value) override;
+  void end_record() override;
+  std::uint8_t* claim(std::size_t bytes) override;
+  void retract(std::size_t bytes) override { size_ -= bytes; }
+  void expect(std::uint64_t bytes) override;
+  void finish() override {}
+  std::uint64_t position() const override { return size_; }
+
+  std::string_view bytes() const { return {reinterpret_cast<const char*>(data_), size_}; }
+
+ private:
+  void grow(std::size_t needed);
+
+  std::uint8_t* data_ = nullptr;  // malloc'ed, grown without zero-filling
+  std::size_t size_ = 0;
+  std::size_t capacity_ = 0;
+  std::size_t record_start_ = 0;
+};
+
+}  // namespace docconform::sst

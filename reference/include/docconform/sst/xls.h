@@ -1,0 +1,42 @@
+// A minimal BIFF8 workbook (conformance/SPEC-sst.md, "The .xls writer"): the globals records
+// that Excel, LibreOffice, POI and xlrd need, BOUNDSHEET8 per sheet, SST + EXTSST, and sheets of
+// LABELSST cells, in a CFB container. And the reverse: the SST of any BIFF8 .xls.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "docconform/sst/model.h"
+#include "docconform/sst/writer.h"
+
+namespace docconform::sst {
+
+inline constexpr std::size_t xls_rows_per_sheet = 65536;
+inline constexpr std::size_t xls_columns_per_sheet = 256;
+
+struct XlsOptions {
+  WriterKind writer = WriterKind::fast;
+  std::size_t rows_per_sheet = xls_rows_per_sheet;        // smaller values exercise more sheets
+  std::size_t columns_per_sheet = xls_columns_per_sheet;
+};
+
+// Cell i holds strings[i], column by column: with R rows and C columns per sheet, sheet
+// i / (R*C), column (i % (R*C)) / R, row i % R. Equal strings share one SST entry (cstTotal
+// counts cells, cstUnique the entries).
+std::string write_xls_stream(const std::vector<SstString>& cells, const XlsOptions& options = {});
+std::string write_xls(const std::vector<SstString>& cells, const XlsOptions& options = {});
+
+// The shared string table of a BIFF8 workbook file (CFB + Workbook stream); an empty table when
+// the workbook has no SST. BIFF5/7 workbooks and encrypted ones are Error(unsupported).
+SstTable read_xls_sst(std::string_view file, const Limits& limits = {}, const std::string& label = {});
+// The same from a Workbook stream (also what a bare, container-less BIFF file holds).
+SstTable read_workbook_stream_sst(std::string_view stream, const Limits& limits = {}, const std::string& label = {});
+
+// The canonical dump (conformance/SPEC-sst.md) of a .xls (CFB signature), a bare BIFF stream
+// (starts with BOF) or a raw SST record file.
+inline constexpr int sst_dump_version = 1;
+std::string sst_dump(std::string_view bytes, const Limits& limits = {}, const std::string& label = {});
+std::string sst_dump_table(const SstTable& table);
+
+}  // namespace docconform::sst

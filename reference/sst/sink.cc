@@ -1,0 +1,327 @@
+#include "docconform/sst/sink.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <vector>
+
+#include "docconform/error.h"
+
+namespace docconform::sst {
+namespace {
+
+constexpr std::size_t io_buffer_bytes = 1u << 20;
+constexpr std::size_t max_record_bytes = 4 + 8224;
+
+void put_u16(std::uint8_t* p, std::size_t value) {
+  p[0] = static_cast<std::uint8_t>(value);
+  p[1] = static_cast<std::uint8_t>(value >> 8);
+}
+
+Error io_error(const std::string& path, const char* what) {
+  return Error(ErrorKind::io, {path, "", std::nullopt}, std::string(what) + ": " + std::strerror(errno));
+}
+
+Error oversized_record() {
+  return Error(ErrorKind::usage, {}, "record data exceeds 8224 bytes");
+}
+
+int open_output(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw io_error(path, "cannot create");
+  return fd;
+}
+
+void close_output(int& fd, const std::string& path) {
+  if (fd < 0) return;
+  const int status = ::close(fd);
+  fd = -1;
+  if (status != 0) throw io_error(path, "close failed");
+}
+
+// Random-access file: buffered pwrite; an unknown record length is patched in the buffer when
+// the header is still there, otherwise written back into the file with pwrite.
+class RandomAccessFileSink final : public RecordSink {
+ public:
+  explicit RandomAccessFileSink(std::string path) : path_(std::move(path)), fd_(open_output(path_)), buffer_(io_buffer_bytes) {}
+  ~RandomAccessFileSink() override {
+    if (fd_ >= 0) ::close(fd_);
+  }
+
+  void begin_record(std::uint16_t type) override {
+    header_at_ = position();
+    put_byte(static_cast<std::uint8_t>(type));
+    put_byte(static_cast<std::uint8_t>(type >> 8));
+    put_byte(0);
+    put_byte(0);
+  }
+  void put_byte(std::uint8_t value) override {
+    if (fill_ == buffer_.size()) flush();
+    buffer_[fill_++] = value;
+  }
+  void end_record() override {
+    const std::uint64_t length = position() - header_at_ - 4;
+    if (length > 8224) throw oversized_record();
+    std::uint8_t field[2];
+    put_u16(field, length);
+    if (header_at_ >= flushed_) {
+      std::memcpy(&buffer_[header_at_ - flushed_ + 2], field, 2);
+    } else {
+      pwrite_all(field, 2, header_at_ + 2);
+    }
+  }
+  std::uint8_t* claim(std::size_t bytes) override {
+    if (buffer_.size() - fill_ < bytes) flush();
+    std::uint8_t* area = &buffer_[fill_];
+    fill_ += bytes;
+    return area;
+  }
+  void retract(std::size_t bytes) override { fill_ -= bytes; }
+  void finish() override {
+    flush();
+    close_output(fd_, path_);
+  }
+  std::uint64_t position() const override { return flushed_ + fill_; }
+
+ private:
+  void pwrite_all(const std::uint8_t* data, std::size_t size, std::uint64_t offset) {
+    while (size > 0) {
+      const ssize_t n = ::pwrite(fd_, data, size, static_cast<off_t>(offset));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) throw io_error(path_, "pwrite failed");
+      data += n;
+      size -= static_cast<std::size_t>(n);
+      offset += static_cast<std::uint64_t>(n);
+    }
+  }
+  void flush() {
+    pwrite_all(buffer_.data(), fill_, flushed_);
+    flushed_ += fill_;
+    fill_ = 0;
+  }
+
+  std::string path_;
+  int fd_;
+  std::vector<std::uint8_t> buffer_;
+  std::size_t fill_ = 0;
+  std::uint64_t flushed_ = 0;    // file offset of buffer_[0]
+  std::uint64_t header_at_ = 0;  // position of the open record's header
+};
+
+// Sequential output: nothing is ever rewritten, so a record of unknown length is held in a
+// record buffer and written, header first, once it ends.
+class SequentialSink : public RecordSink {
+ public:
+  SequentialSink() : buffer_(io_buffer_bytes), record_(max_record_bytes) {}
+
+  void begin_record(std::uint16_t type) override {
+    record_type_ = type;
+    record_fill_ = 4;
+  }
+  void put_byte(std::uint8_t value) override {
+    if (record_fill_ == record_.size()) throw oversized_record();
+    record_[record_fill_++] = value;
+  }
+  void end_record() override {
+    put_u16(&record_[0], record_type_);
+    put_u16(&record_[2], record_fill_ - 4);
+    std::memcpy(claim(record_fill_), record_.data(), record_fill_);
+  }
+  std::uint8_t* claim(std::size_t bytes) override {
+    if (buffer_.size() - fill_ < bytes) flush();
+    std::uint8_t* area = &buffer_[fill_];
+    fill_ += bytes;
+    position_ += bytes;
+    return area;
+  }
+  void retract(std::size_t bytes) override {
+    fill_ -= bytes;
+    position_ -= bytes;
+  }
+  void finish() override {
+    flush();
+    close();
+  }
+  std::uint64_t position() const override { return position_; }
+
+ protected:
+  virtual void drain(const std::uint8_t* data, std::size_t size) = 0;
+  virtual void close() = 0;
+
+ private:
+  void flush() {
+    if (fill_ > 0) drain(buffer_.data(), fill_);
+    fill_ = 0;
+  }
+
+  std::vector<std::uint8_t> buffer_;
+  std::size_t fill_ = 0;
+  std::uint64_t position_ = 0;
+  std::vector<std::uint8_t> record_;
+  std::size_t record_fill_ = 0;
+  std::uint16_t record_type_ = 0;
+};
+
+class StreamFileSink final : public SequentialSink {
+ public:
+  explicit StreamFileSink(std::string path) : path_(std::move(path)), fd_(open_output(path_)) {}
+  ~StreamFileSink() override {
+    if (fd_ >= 0) ::close(fd_);
+  }
+
+ protected:
+  void drain(const std::uint8_t* data, std::size_t size) override {
+    while (size > 0) {
+      const ssize_t n = ::write(fd_, data, size);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) throw io_error(path_, "write failed");
+      data += n;
+      size -= static_cast<std::size_t>(n);
+    }
+  }
+  void close() override { close_output(fd_, path_); }
+
+ private:
+  std::string path_;
+  int fd_;
+};
+
+// zlib format at level 1: the point of compressing here is fewer bytes to the disk at a CPU
+// cost well below the serialization itself.
+class ZlibFileSink final : public SequentialSink {
+ public:
+  explicit ZlibFileSink(std::string path) : file_(std::move(path)), out_(io_buffer_bytes) {
+    if (deflateInit(&stream_, 1) != Z_OK) throw Error(ErrorKind::io, {file_.path(), "", std::nullopt}, "deflateInit failed");
+  }
+  ~ZlibFileSink() override { deflateEnd(&stream_); }
+
+ protected:
+  void drain(const std::uint8_t* data, std::size_t size) override { deflate_some(data, size, Z_NO_FLUSH); }
+  void close() override {
+    deflate_some(nullptr, 0, Z_FINISH);
+    file_.finish();
+  }
+
+ private:
+  void deflate_some(const std::uint8_t* data, std::size_t size, int flush) {
+    stream_.next_in = const_cast<Bytef*>(data);
+    stream_.avail_in = static_cast<uInt>(size);
+    int status = Z_OK;
+    do {
+      stream_.next_out = out_.data();
+      stream_.avail_out = static_cast<uInt>(out_.size());
+      status = deflate(&stream_, flush);
+      if (status == Z_STREAM_ERROR) throw Error(ErrorKind::io, {file_.path(), "", std::nullopt}, "deflate failed");
+      file_.write(out_.data(), out_.size() - stream_.avail_out);
+    } while (stream_.avail_out == 0 || (flush == Z_FINISH && status != Z_STREAM_END));
+  }
+
+  // The compressed bytes go out sequentially, unbuffered (deflate already batches them).
+  class Output {
+   public:
+    explicit Output(std::string path) : path_(std::move(path)), fd_(open_output(path_)) {}
+    ~Output() {
+      if (fd_ >= 0) ::close(fd_);
+    }
+    const std::string& path() const { return path_; }
+    void write(const std::uint8_t* data, std::size_t size) {
+      while (size > 0) {
+        const ssize_t n = ::write(fd_, data, size);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) throw io_error(path_, "write failed");
+        data += n;
+        size -= static_cast<std::size_t>(n);
+      }
+    }
+    void finish() { close_output(fd_, path_); }
+
+   private:
+    std::string path_;
+    int fd_;
+  };
+
+  Output file_;
+  z_stream stream_{};
+  std::vector<std::uint8_t> out_;
+};
+
+}  // namespace
+
+const char* to_string(SinkKind kind) {
+  switch (kind) {
+    case SinkKind::memory: return "memory";
+    case SinkKind::file: return "file";
+    case SinkKind::stream: return "stream";
+    case SinkKind::zlib: return "zlib";
+  }
+  return "unknown";
+}
+
+SinkKind parse_sink_kind(std::string_view name) {
+  if (name == "memory") return SinkKind::memory;
+  if (name == "file") return SinkKind::file;
+  if (name == "stream") return SinkKind::stream;
+  if (name == "zlib") return SinkKind::zlib;
+  throw Error(ErrorKind::usage, {}, "unknown sink '" + std::string(name) + "' (memory, file, stream, zlib)");
+}
+
+std::unique_ptr<MemorySink> make_memory_sink() { return std::make_unique<MemorySink>(); }
+
+std::unique_ptr<RecordSink> make_file_sink(SinkKind kind, const std::string& path) {
+  switch (kind) {
+    case SinkKind::file: return std::make_unique<RandomAccessFileSink>(path);
+    case SinkKind::stream: return std::make_unique<StreamFileSink>(path);
+    case SinkKind::zlib: return std::make_unique<ZlibFileSink>(path);
+    case SinkKind::memory: break;
+  }
+  throw Error(ErrorKind::usage, {}, "the memory sink has no file");
+}
+
+MemorySink::MemorySink() = default;
+MemorySink::~MemorySink() { std::free(data_); }
+
+void MemorySink::grow(std::size_t needed) {
+  std::size_t capacity = capacity_ == 0 ? 4096 : capacity_;
+  while (capacity < needed) capacity *= 2;
+  auto* data = static_cast<std::uint8_t*>(std::realloc(data_, capacity));
+  if (data == nullptr) throw std::bad_alloc();
+  data_ = data;
+  capacity_ = capacity;
+}
+
+void MemorySink::expect(std::uint64_t bytes) {
+  if (size_ + bytes > capacity_) grow(static_cast<std::size_t>(size_ + bytes));
+}
+
+void MemorySink::begin_record(std::uint16_t type) {
+  record_start_ = size_;
+  put_byte(static_cast<std::uint8_t>(type));
+  put_byte(static_cast<std::uint8_t>(type >> 8));
+  put_byte(0);
+  put_byte(0);
+}
+
+void MemorySink::put_byte(std::uint8_t value) {
+  if (size_ == capacity_) grow(size_ + 1);
+  data_[size_++] = value;
+}
+
+void MemorySink::end_record() {
+  const std::size_t length = size_ - record_start_ - 4;
+  if (length > 8224) throw oversized_record();
+  put_u16(data_ + record_start_ + 2, length);
+}
+
+std::uint8_t* MemorySink::claim(std::size_t bytes) {
+  if (capacity_ - size_ < bytes) grow(size_ + bytes);
+  std::uint8_t* area = data_ + size_;
+  size_ += bytes;
+  return area;
+}
+
+}  // namespace docconform::sst

@@ -1,0 +1,186 @@
+// The fast writer against the naive oracle, every sink against memory, reader(writer(x)) == x.
+#include <gtest/gtest.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "docconform/error.h"
+#include "docconform/sha256.h"
+#include "docconform/sst/generate.h"
+#include "sst_test_util.h"
+
+namespace docconform::sst {
+namespace {
+
+using testing::table_of;
+using testing::text;
+
+// Strings whose sizes sweep every residue near record ends: random lengths, widths, runs, ExtRst.
+SstTable boundary_sweep(std::uint64_t seed, std::size_t count) {
+  std::uint64_t state = seed * 0x9E3779B97F4A7C15ULL + 1;
+  const auto next = [&state](std::uint32_t bound) {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return static_cast<std::uint32_t>(state % bound);
+  };
+  std::vector<SstString> strings;
+  for (std::size_t i = 0; i < count; ++i) {
+    SstString s;
+    const std::uint32_t kind = next(8);
+    const std::size_t length = next(16) == 0 ? next(12000) : next(40);
+    for (std::size_t k = 0; k < length; ++k) {
+      const char16_t unit = kind < 4 ? static_cast<char16_t>(next(256)) : kind < 6 ? static_cast<char16_t>(next(65536)) : static_cast<char16_t>(0xD800 + next(0x800));
+      s.text += unit;
+    }
+    if (next(5) == 0) {
+      s.runs.emplace();
+      for (std::uint32_t r = next(6); r > 0; --r) s.runs->push_back({static_cast<std::uint16_t>(next(65536)), static_cast<std::uint16_t>(next(8))});
+    }
+    if (next(7) == 0) {
+      s.ext_rst = std::string(next(9) == 0 ? next(30000) : next(40), '\0');
+      for (char& c : *s.ext_rst) c = static_cast<char>(next(256));
+    }
+    strings.push_back(std::move(s));
+  }
+  SstTable table = table_of(std::move(strings));
+  table.total_refs = static_cast<std::uint32_t>(count + seed);
+  return table;
+}
+
+TEST(WriterEquivalence, FastEqualsNaiveOnBoundarySweeps) {
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    const SstTable table = boundary_sweep(seed, 50 + seed * 13);
+    const std::string fast = sst_bytes(table, WriterKind::fast);
+    ASSERT_EQ(sha256_hex(fast), sha256_hex(sst_bytes(table, WriterKind::naive))) << "seed " << seed;
+    ASSERT_EQ(read_sst_file(fast).table, table) << "seed " << seed;
+  }
+}
+
+TEST(WriterEquivalence, FastEqualsNaiveOnEveryMix) {
+  for (const Mix mix : {Mix::ascii, Mix::latin1, Mix::cjk, Mix::emoji, Mix::rich, Mix::mixed}) {
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+      SstTable table = table_of(generate_strings(5000, mix, seed));
+      const std::string fast = sst_bytes(table, WriterKind::fast);
+      ASSERT_EQ(sha256_hex(fast), sha256_hex(sst_bytes(table, WriterKind::naive)));
+      ASSERT_EQ(read_sst_file(fast).table, table);
+    }
+  }
+}
+
+TEST(WriterEquivalence, LargeSetFastEqualsNaive) {
+  const SstTable table = table_of(generate_strings(1u << 17, Mix::mixed, 7));
+  const std::string fast = sst_bytes(table, WriterKind::fast);
+  EXPECT_EQ(sha256_hex(fast), sha256_hex(sst_bytes(table, WriterKind::naive)));
+  const SstFile file = read_sst_file(fast);
+  EXPECT_EQ(file.table, table);
+  ASSERT_TRUE(file.extsst.has_value());
+  EXPECT_TRUE(check_extsst(*file.extsst, file.string_starts).empty());
+}
+
+TEST(WriterEquivalence, ExtSstFollowsTheSpecFormula) {
+  for (const std::size_t count : {0u, 1u, 7u, 8u, 9u, 1023u, 1024u, 1025u, 5000u}) {
+    const SstTable table = table_of(generate_strings(count, Mix::mixed, count));
+    const SstFile file = read_sst_file(sst_bytes(table, WriterKind::naive));
+    ASSERT_TRUE(file.extsst.has_value());
+    EXPECT_EQ(file.extsst->dsst, std::max<std::size_t>(count / 128 + 1, 8));
+    EXPECT_EQ(file.extsst->buckets.size(), (count + file.extsst->dsst - 1) / file.extsst->dsst);
+    EXPECT_TRUE(check_extsst(*file.extsst, file.string_starts).empty()) << count;
+  }
+}
+
+TEST(WriterEquivalence, ExtSstPositionsAreAbsoluteInTheStream) {
+  const SstTable table = table_of(generate_strings(3000, Mix::cjk, 3));
+  auto sink = make_memory_sink();
+  const std::uint8_t before[5] = {1, 2, 3, 4, 5};
+  std::memcpy(sink->claim(5), before, 5);
+  const WriteResult result = write_sst_fast(table, *sink, 5);
+  const std::string bytes(sink->bytes());
+  for (std::size_t k = 0; k < result.extsst.buckets.size(); ++k) {
+    const ExtSstEntry& e = result.extsst.buckets[k];
+    const std::u16string& first = table.strings[k * result.extsst.dsst].text;
+    // ib lands on the string's cch; ib - cbOffset on a record header.
+    EXPECT_EQ(static_cast<std::uint8_t>(bytes[e.ib]) | (static_cast<std::uint8_t>(bytes[e.ib + 1]) << 8), first.size());
+    const std::uint16_t type = static_cast<std::uint8_t>(bytes[e.ib - e.cb_offset]);
+    EXPECT_TRUE(type == 0xFC || type == 0x3C);
+  }
+}
+
+std::string read_whole(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+std::string inflate_all(const std::string& packed) {
+  std::string out(1 << 20, '\0');
+  z_stream z{};
+  EXPECT_EQ(inflateInit(&z), Z_OK);
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(packed.data()));
+  z.avail_in = static_cast<uInt>(packed.size());
+  std::string result;
+  int status = Z_OK;
+  while (status == Z_OK) {
+    z.next_out = reinterpret_cast<Bytef*>(out.data());
+    z.avail_out = static_cast<uInt>(out.size());
+    status = inflate(&z, Z_NO_FLUSH);
+    result.append(out.data(), out.size() - z.avail_out);
+  }
+  EXPECT_EQ(status, Z_STREAM_END);
+  inflateEnd(&z);
+  return result;
+}
+
+TEST(WriterEquivalence, EverySinkWritesTheSameBytes) {
+  const SstTable table = boundary_sweep(99, 400);
+  const std::string expected = sst_bytes(table, WriterKind::fast);
+  const auto dir = std::filesystem::temp_directory_path() / ("sst_sinks_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  for (const WriterKind writer : {WriterKind::naive, WriterKind::fast}) {
+    for (const SinkKind kind : {SinkKind::file, SinkKind::stream, SinkKind::zlib}) {
+      const std::string path = (dir / to_string(kind)).string();
+      auto sink = make_file_sink(kind, path);
+      const WriteResult result = write_sst(writer, table, *sink);
+      EXPECT_EQ(sink->position(), expected.size());
+      sink->finish();
+      EXPECT_EQ(result.bytes, expected.size());
+      const std::string written = read_whole(path);
+      EXPECT_EQ(kind == SinkKind::zlib ? inflate_all(written) : written, expected) << to_string(writer) << " " << to_string(kind);
+    }
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(WriterEquivalence, RandomAccessFileBackPatchesFlushedHeaders) {
+  // A record longer than nothing else in the buffer: more than 1 MiB of unknown-length records
+  // forces headers out of the buffer before their lengths are known.
+  const SstTable table = table_of(generate_strings(60000, Mix::cjk, 5));
+  const std::string expected = sst_bytes(table, WriterKind::fast);
+  ASSERT_GT(expected.size(), 2u << 20);
+  const std::string path = (std::filesystem::temp_directory_path() / ("sst_patch_" + std::to_string(::getpid()))).string();
+  auto sink = make_file_sink(SinkKind::file, path);
+  write_sst_naive(table, *sink);
+  sink->finish();
+  EXPECT_EQ(read_whole(path), expected);
+  std::filesystem::remove(path);
+}
+
+TEST(WriterEquivalence, SinkErrorsNameTheFile) {
+  try {
+    make_file_sink(SinkKind::stream, "/nonexistent-dir/x.sst");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::io);
+    EXPECT_EQ(e.context().file, "/nonexistent-dir/x.sst");
+  }
+  EXPECT_THROW(parse_sink_kind("tape"), Error);
+  EXPECT_THROW(parse_writer_kind("quick"), Error);
+}
+
+}  // namespace
+}  // namespace docconform::sst

@@ -1,0 +1,133 @@
+// The CFB container and the minimal workbook: structure, round trip, real files.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "docconform/error.h"
+#include "docconform/sst/cfb.h"
+#include "docconform/sst/generate.h"
+#include "docconform/sst/xls.h"
+#include "sst_test_util.h"
+
+namespace docconform::sst {
+namespace {
+
+std::uint32_t u32_at(const std::string& s, std::size_t at) {
+  return static_cast<std::uint8_t>(s[at]) | (static_cast<std::uint8_t>(s[at + 1]) << 8) |
+         (static_cast<std::uint32_t>(static_cast<std::uint8_t>(s[at + 2])) << 16) |
+         (static_cast<std::uint32_t>(static_cast<std::uint8_t>(s[at + 3])) << 24);
+}
+
+TEST(Cfb, SmallStreamIsPaddedOutOfTheMiniStream) {
+  const std::string file = write_cfb("hello");
+  EXPECT_EQ(file.size(), 512u * (1 + 8 + 1 + 1));  // 8 stream sectors, 1 FAT, 1 directory
+  const CfbReader reader(file);
+  const auto entry = reader.find_stream(u"WORKBOOK");
+  ASSERT_TRUE(entry);
+  const std::string stream = reader.read_stream(*entry);
+  EXPECT_EQ(stream.size(), 4096u);
+  EXPECT_EQ(stream.substr(0, 5), "hello");
+  EXPECT_EQ(stream.substr(5), std::string(4091, '\0'));
+}
+
+TEST(Cfb, LargeStreamUsesDifatSectors) {
+  std::string stream(8u << 20, '\0');
+  for (std::size_t i = 0; i < stream.size(); i += 4093) stream[i] = static_cast<char>(i / 4093);
+  const std::string file = write_cfb(stream);
+  EXPECT_GT(u32_at(file, 0x2C), 109u);   // FAT sectors
+  EXPECT_EQ(u32_at(file, 0x48), 1u);     // one DIFAT sector
+  EXPECT_EQ((file.size() - 512) % 512, 0u);
+  const CfbReader reader(file);
+  EXPECT_EQ(reader.read_stream(*reader.find_stream(u"Workbook")), stream);
+}
+
+TEST(Cfb, BrokenContainersAreFormatErrors) {
+  std::string file = write_cfb("x");
+  EXPECT_THROW(CfbReader(file.substr(0, 100)), Error);
+  std::string bad_order = file;
+  bad_order[0x1C] = 0;
+  EXPECT_THROW(CfbReader{bad_order}, Error);
+  std::string loop = file;
+  // FAT[0] = 0: the stream chain loops.
+  const std::size_t fat = 512 * (1 + u32_at(file, 0x4C));
+  loop[fat] = loop[fat + 1] = loop[fat + 2] = loop[fat + 3] = 0;
+  const CfbReader reader(loop);
+  EXPECT_THROW(reader.read_stream(1), Error);
+}
+
+std::vector<SstString> cells(std::initializer_list<std::u16string> texts) {
+  std::vector<SstString> out;
+  for (const auto& t : texts) out.push_back({t, {}, {}});
+  return out;
+}
+
+TEST(Xls, WorkbookRoundTripsAndSharesEqualStrings) {
+  const auto input = cells({u"a", u"b", u"a", u"\u4E00", u""});
+  const std::string file = write_xls(input);
+  const SstTable table = read_xls_sst(file);
+  EXPECT_EQ(table.total_refs, 5u);
+  ASSERT_EQ(table.strings.size(), 4u);
+  EXPECT_EQ(table.strings[2].text, u"\u4E00");
+  EXPECT_EQ(sst_dump(file), "docconform-dump sst 1\nstrings 4\n\"a\"\n\"b\"\n\"\\u4E00\"\n\"\"\n");
+}
+
+TEST(Xls, SheetsFollowBoundsheetOffsets) {
+  const auto input = generate_strings(70, Mix::mixed, 2);
+  XlsOptions options;
+  options.rows_per_sheet = 10;
+  options.columns_per_sheet = 3;
+  const std::string stream = write_xls_stream(input, options);
+  const auto records = split_records(stream);
+  std::vector<std::uint32_t> offsets;
+  std::size_t labels = 0;
+  for (const Record& r : records) {
+    if (r.type == 0x0085) offsets.push_back(u32_at(std::string(r.data), 0));
+    if (r.type == 0x00FD) ++labels;
+  }
+  ASSERT_EQ(offsets.size(), 3u);  // 30 cells per sheet
+  EXPECT_EQ(labels, 70u);
+  for (const std::uint32_t at : offsets) {
+    EXPECT_EQ(stream.substr(at, 6), std::string("\x09\x08\x10\x00\x00\x06", 6));  // BOF, worksheet
+  }
+  EXPECT_EQ(read_xls_sst(write_cfb(stream)).strings, input);
+}
+
+TEST(Xls, NaiveAndFastWorkbooksAreIdentical) {
+  const auto input = generate_strings(4000, Mix::rich, 8);
+  XlsOptions naive;
+  naive.writer = WriterKind::naive;
+  EXPECT_EQ(write_xls(input), write_xls(input, naive));
+}
+
+TEST(Xls, RejectsWhatIsNotABiff8Workbook) {
+  EXPECT_THROW(sst_dump("not a workbook at all"), Error);
+  try {
+    read_xls_sst(write_cfb("\x09\x08\x08\x00\x00\x05\x05\x00\x00\x00\x00\x00"));
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::unsupported);
+  }
+}
+
+// Every real .xls either yields its string table or a docconform::Error; never anything else.
+TEST(Xls, RealFilesReadOrFailCleanly) {
+  const std::filesystem::path dir = std::filesystem::path(DOCCONFORM_SHARED_DIR) / "corpus-real" / "xls";
+  if (!std::filesystem::is_directory(dir)) GTEST_SKIP() << "no " << dir << " (shared corpus absent)";
+  std::size_t read = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    std::ifstream in(entry.path(), std::ios::binary);
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    try {
+      read_xls_sst(bytes.str(), {}, entry.path().string());
+      ++read;
+    } catch (const Error&) {
+    }
+  }
+  EXPECT_GT(read, 50u);
+}
+
+}  // namespace
+}  // namespace docconform::sst

@@ -1,0 +1,155 @@
+// BIFF8 SST commands: gen strings, sst write, sst dump, xls write, dump sst, digest sst.
+#include <iostream>
+#include <memory>
+
+#include "cli_util.h"
+#include "commands.h"
+#include "docconform/error.h"
+#include "docconform/sha256.h"
+#include "docconform/sst/generate.h"
+#include "docconform/sst/reader.h"
+#include "docconform/sst/strings_file.h"
+#include "docconform/sst/writer.h"
+#include "docconform/sst/xls.h"
+
+namespace docconform::cli {
+namespace {
+
+using namespace docconform::sst;
+
+std::vector<SstString> load_strings(const std::string& path) {
+  return parse_strings_jsonl(read_file(path), path);
+}
+
+std::string dump_file(const std::string& path) {
+  try {
+    return sst_dump(read_file(path), Limits{}, path);
+  } catch (const Error& e) {
+    throw e.with_file(path);
+  }
+}
+
+void add_gen(CommandGroups& groups) {
+  struct Options {
+    std::size_t count = 1000;
+    std::string mix = "mixed";
+    std::uint64_t seed = 1;
+    std::string out;
+  };
+  auto o = std::make_shared<Options>();
+  auto* gen = groups.gen.add_subcommand("strings", "Write a deterministic strings file (JSON Lines, one string per line)");
+  gen->add_option("--count", o->count, "Number of (unique) strings")->capture_default_str();
+  gen->add_option("--mix", o->mix, "ascii, latin1, cjk, emoji, rich or mixed")->capture_default_str();
+  gen->add_option("--seed", o->seed, "Random seed")->capture_default_str();
+  gen->add_option("out", o->out, "Output strings file")->required();
+  gen->callback([o] { write_file(o->out, format_strings_jsonl(generate_strings(o->count, parse_mix(o->mix), o->seed))); });
+}
+
+void add_sst(CommandGroups& groups) {
+  auto* sst = groups.app.add_subcommand("sst", "BIFF8 shared string table: serialize strings, dump the strings of a file");
+  sst->require_subcommand(1);
+
+  struct WriteOptions {
+    std::string strings;
+    std::string writer = "fast";
+    std::string sink = "memory";
+    std::string out;
+  };
+  auto w = std::make_shared<WriteOptions>();
+  auto* write = sst->add_subcommand("write", "Serialize a strings file as SST + CONTINUE + EXTSST records");
+  write->add_option("--strings", w->strings, "Strings file (JSON Lines)")->required();
+  write->add_option("--writer", w->writer, "naive (one call per byte, the oracle) or fast")->capture_default_str();
+  write->add_option("--sink", w->sink, "memory, file (pwrite, back-patched lengths), stream (sequential) or zlib")
+      ->capture_default_str();
+  write->add_option("out", w->out, "Output file (zlib: deflated record bytes)")->required();
+  write->callback([w] {
+    SstTable table;
+    table.strings = load_strings(w->strings);
+    table.total_refs = static_cast<std::uint32_t>(table.strings.size());
+    const WriterKind writer = parse_writer_kind(w->writer);
+    const SinkKind kind = parse_sink_kind(w->sink);
+    if (kind == SinkKind::memory) {
+      auto sink = make_memory_sink();
+      write_sst(writer, table, *sink);
+      sink->finish();
+      write_file(w->out, std::string(sink->bytes()));
+    } else {
+      auto sink = make_file_sink(kind, w->out);
+      write_sst(writer, table, *sink);
+      sink->finish();
+    }
+  });
+
+  struct DumpOptions {
+    std::string file;
+    bool check_extsst = false;
+  };
+  auto d = std::make_shared<DumpOptions>();
+  auto* dump = sst->add_subcommand("dump", "Print the string list of a .xls or raw SST record file (canonical dump)");
+  dump->add_option("file", d->file, ".xls (BIFF8) or SST record file")->required();
+  dump->add_flag("--check-extsst", d->check_extsst, "Raw record files: report EXTSST entries that disagree with the strings");
+  dump->callback([d] {
+    if (!d->check_extsst) {
+      std::cout << dump_file(d->file);
+      return;
+    }
+    ReadOptions options;
+    options.label = d->file;
+    const SstFile file = read_sst_file(read_file(d->file), options);
+    std::cout << sst_dump_table(file.table);
+    if (!file.extsst) throw Error(ErrorKind::format, {d->file, "EXTSST", std::nullopt}, "no EXTSST record");
+    const auto problems = check_extsst(*file.extsst, file.string_starts);
+    for (const auto& problem : problems) std::cerr << "extsst: " << problem << "\n";
+    if (!problems.empty()) throw Error(ErrorKind::format, {d->file, "EXTSST", std::nullopt}, "EXTSST disagrees with the strings");
+  });
+}
+
+void add_xls(CommandGroups& groups) {
+  auto* xls = groups.app.add_subcommand("xls", "Minimal BIFF8 workbooks");
+  xls->require_subcommand(1);
+  struct Options {
+    std::string strings;
+    std::string writer = "fast";
+    std::size_t rows = xls_rows_per_sheet;
+    std::size_t columns = xls_columns_per_sheet;
+    std::string out;
+  };
+  auto o = std::make_shared<Options>();
+  auto* write = xls->add_subcommand("write", "Write a .xls whose cells hold the strings (column A first, 65,536 rows per column)");
+  write->add_option("--strings", o->strings, "Strings file (JSON Lines)")->required();
+  write->add_option("--writer", o->writer, "SST writer: naive or fast")->capture_default_str();
+  write->add_option("out", o->out, "Output .xls")->required();
+  write->add_option("--rows-per-sheet", o->rows, "Rows per column before the next column (1..65536)")->capture_default_str();
+  write->add_option("--columns-per-sheet", o->columns, "Columns per sheet before the next sheet (1..256)")->capture_default_str();
+  write->callback([o] {
+    XlsOptions options;
+    options.writer = parse_writer_kind(o->writer);
+    options.rows_per_sheet = o->rows;
+    options.columns_per_sheet = o->columns;
+    write_file(o->out, write_xls(load_strings(o->strings), options));
+  });
+}
+
+}  // namespace
+
+void add_bench_sst(CommandGroups& groups);
+
+void add_sst_commands(CommandGroups& groups) {
+  add_gen(groups);
+  add_sst(groups);
+  add_xls(groups);
+
+  auto dump_path = std::make_shared<std::string>();
+  auto* dump = groups.dump.add_subcommand("sst", "Canonical string list of a .xls or raw SST record file");
+  dump->add_option("file", *dump_path, "Input file")->required();
+  dump->callback([dump_path] { std::cout << dump_file(*dump_path); });
+
+  auto digest_path = std::make_shared<std::string>();
+  auto* digest = groups.digest.add_subcommand("sst", "SHA-256 of the sst canonical dump of a file");
+  digest->add_option("file", *digest_path, "Input file")->required();
+  digest->callback([digest_path] { std::cout << sha256_hex(dump_file(*digest_path)) << "\n"; });
+
+  add_bench_sst(groups);
+}
+
+}  // namespace docconform::cli

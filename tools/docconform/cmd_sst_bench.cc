@@ -1,0 +1,296 @@
+// bench sst: every writer x sink serializing the same generated strings, timed side by side,
+// plus Apache POI serializing the same SST (tools/poi/PoiSst.java) in the same run.
+#include <unistd.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <sstream>
+
+#include "cli_util.h"
+#include "commands.h"
+#include "docconform/canonical.h"
+#include "docconform/error.h"
+#include "docconform/sha256.h"
+#include "docconform/sst/generate.h"
+#include "docconform/sst/reader.h"
+#include "docconform/sst/writer.h"
+
+namespace docconform::cli {
+namespace {
+
+using namespace docconform::sst;
+namespace fs = std::filesystem;
+
+struct BenchOptions {
+  std::size_t count = 1u << 20;
+  std::string mix = "mixed";
+  std::uint64_t seed = 1;
+  std::vector<std::string> writers = {"naive", "fast"};
+  std::vector<std::string> sinks = {"memory", "file", "stream", "zlib"};
+  int repeat = 7;
+  int poi_repeat = 7;
+  int poi_workbook_repeat = 3;
+  bool poi = true;
+  bool json = false;
+  std::string dir = fs::temp_directory_path().string();
+  std::string root = default_root();
+  std::string classpath =
+      "/usr/share/java/poi.jar:/usr/share/java/commons-collections4.jar:/usr/share/java/commons-math3.jar:"
+      "/usr/share/java/commons-codec.jar";
+};
+
+struct Stats {
+  double median = 0, min = 0, max = 0;
+};
+
+Stats summarize(std::vector<double> times) {
+  std::sort(times.begin(), times.end());
+  const std::size_t n = times.size();
+  const double median = n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
+  return {median, times.front(), times.back()};
+}
+
+std::string inflate_file(const std::string& path) {
+  const std::string packed = read_file(path);
+  z_stream z{};
+  if (inflateInit(&z) != Z_OK) throw Error(ErrorKind::io, {path, "", std::nullopt}, "inflateInit failed");
+  std::string out;
+  char buffer[1 << 16];
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(packed.data()));
+  z.avail_in = static_cast<uInt>(packed.size());
+  int status = Z_OK;
+  while (status != Z_STREAM_END) {
+    z.next_out = reinterpret_cast<Bytef*>(buffer);
+    z.avail_out = sizeof buffer;
+    status = inflate(&z, Z_NO_FLUSH);
+    if (status != Z_OK && status != Z_STREAM_END) {
+      inflateEnd(&z);
+      throw Error(ErrorKind::format, {path, "", std::nullopt}, "not a complete zlib stream");
+    }
+    out.append(buffer, sizeof buffer - z.avail_out);
+  }
+  inflateEnd(&z);
+  return out;
+}
+
+struct Run {
+  std::string writer, sink;
+  Stats stats;
+  std::string sha256;
+};
+
+// One writer x sink: a warm-up, then `repeat` timed runs (sink creation, writing, finish).
+Run measure(const SstTable& table, WriterKind writer, SinkKind kind, const BenchOptions& o) {
+  const std::string path = (fs::path(o.dir) / ("docconform-bench-sst-" + std::to_string(::getpid()) + "." + to_string(kind))).string();
+  std::vector<double> times;
+  std::string logical;
+  for (int i = 0; i <= o.repeat; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    if (kind == SinkKind::memory) {
+      auto sink = make_memory_sink();
+      write_sst(writer, table, *sink);
+      sink->finish();
+      if (i == o.repeat) logical = sink->bytes();
+    } else {
+      auto sink = make_file_sink(kind, path);
+      write_sst(writer, table, *sink);
+      sink->finish();
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (i > 0) times.push_back(seconds);  // run 0 warms caches and the page allocator
+  }
+  if (kind == SinkKind::file || kind == SinkKind::stream) logical = read_file(path);
+  if (kind == SinkKind::zlib) logical = inflate_file(path);
+  if (kind != SinkKind::memory) fs::remove(path);
+  return {to_string(writer), to_string(kind), summarize(times), sha256_hex(logical)};
+}
+
+// Runs the Java harness on the SST records; returns its key=value output.
+std::map<std::string, std::string> run_poi(const std::string& sst_records, const BenchOptions& o) {
+  const std::string base = (fs::path(o.dir) / ("docconform-bench-sst-" + std::to_string(::getpid()))).string();
+  write_file(base + ".poi.sst", sst_records);
+  const std::string harness = (fs::path(o.root) / "tools" / "poi" / "PoiSst.java").string();
+  const std::string command = "java -Xmx12g -cp '" + o.classpath + "' '" + harness + "' bench '" + base + ".poi.sst' " +
+                              std::to_string(o.poi_repeat) + " " + std::to_string(o.poi_workbook_repeat) + " > '" +
+                              base + ".poi.out' 2> '" + base + ".poi.err'";
+  const int status = std::system(command.c_str());
+  std::map<std::string, std::string> values;
+  std::istringstream out(fs::exists(base + ".poi.out") ? read_file(base + ".poi.out") : "");
+  std::string pair;
+  while (out >> pair) {
+    const auto eq = pair.find('=');
+    if (eq != std::string::npos) values[pair.substr(0, eq)] = pair.substr(eq + 1);
+  }
+  if (status != 0 || values.count("median_s") == 0) {
+    std::string err = fs::exists(base + ".poi.err") ? read_file(base + ".poi.err") : "";
+    values.clear();
+    values["error"] = "java exited with status " + std::to_string(status) + ": " + err.substr(0, 400);
+  }
+  for (const char* ext : {".poi.sst", ".poi.out", ".poi.err"}) fs::remove(base + ext);
+  return values;
+}
+
+void json_string(std::string& out, const std::string& text) {
+  out += '"';
+  for (const char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  out += '"';
+}
+
+void bench(const BenchOptions& o) {
+  std::cerr << "bench sst: generating " << o.count << " strings (" << o.mix << ", seed " << o.seed << ")\n";
+  SstTable table;
+  table.strings = generate_strings(o.count, parse_mix(o.mix), o.seed);
+  table.total_refs = static_cast<std::uint32_t>(table.strings.size());
+  const std::string reference = sst_bytes(table, WriterKind::fast);
+  // Both sides serialize strings parsed from the same records, allocated in table order, as
+  // POI's SSTRecord parse allocates them.
+  table = read_sst_file(reference).table;
+  const std::size_t extsst_record = 4 + 2 + 8 * extsst_bucket_count(table.strings.size());
+  const std::string sst_records = reference.substr(0, reference.size() - extsst_record);
+
+  std::vector<Run> runs;
+  for (const auto& w : o.writers) {
+    for (const auto& s : o.sinks) {
+      std::cerr << "bench sst: " << w << " -> " << s << "\n";
+      runs.push_back(measure(table, parse_writer_kind(w), parse_sink_kind(s), o));
+    }
+  }
+  const std::string expected = sha256_hex(reference);
+  bool identical = true;
+  for (const Run& r : runs) identical = identical && r.sha256 == expected;
+
+  std::map<std::string, std::string> poi;
+  if (o.poi) {
+    std::cerr << "bench sst: Apache POI\n";
+    poi = run_poi(reference, o);
+  }
+  const double mb = static_cast<double>(reference.size()) / 1e6;
+  const auto median_of = [&runs](const std::string& w, const std::string& s) -> double {
+    for (const Run& r : runs) {
+      if (r.writer == w && r.sink == s) return r.stats.median;
+    }
+    return 0;
+  };
+
+  std::string out = "{\"format\":\"sst\",\"count\":" + std::to_string(o.count);
+  out += ",\"mix\":";
+  json_string(out, o.mix);
+  out += ",\"seed\":" + std::to_string(o.seed) + ",\"repeat\":" + std::to_string(o.repeat);
+  out += ",\"sst_bytes\":" + std::to_string(reference.size());
+  out += ",\"sha256\":\"" + expected + "\",\"identical\":" + (identical ? "true" : "false");
+  out += ",\"runs\":[";
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const Run& r = runs[i];
+    if (i > 0) out += ',';
+    out += "{\"writer\":\"" + r.writer + "\",\"sink\":\"" + r.sink + "\",\"median_s\":" + number_text(r.stats.median) +
+           ",\"min_s\":" + number_text(r.stats.min) + ",\"max_s\":" + number_text(r.stats.max) +
+           ",\"mb_per_s\":" + number_text(mb / r.stats.median) + ",\"sha256\":\"" + r.sha256 + "\"}";
+  }
+  out += "],\"ratios\":{";
+  std::vector<std::pair<std::string, double>> ratios;
+  const double fast_memory = median_of("fast", "memory");
+  if (fast_memory > 0) {
+    if (const double naive = median_of("naive", "memory"); naive > 0) ratios.push_back({"naive_over_fast_memory", naive / fast_memory});
+    for (const char* s : {"file", "stream", "zlib"}) {
+      if (const double t = median_of("fast", s); t > 0) ratios.push_back({std::string("fast_") + s + "_over_memory", t / fast_memory});
+    }
+    if (poi.count("median_s")) ratios.push_back({"poi_over_fast_memory", std::stod(poi["median_s"]) / fast_memory});
+  }
+  for (std::size_t i = 0; i < ratios.size(); ++i) {
+    if (i > 0) out += ',';
+    out += "\"" + ratios[i].first + "\":" + number_text(ratios[i].second);
+  }
+  out += "},\"poi\":";
+  if (!o.poi) {
+    out += "null";
+  } else if (poi.count("error")) {
+    out += "{\"error\":";
+    json_string(out, poi["error"]);
+    out += "}";
+  } else {
+    out += "{\"median_s\":" + poi["median_s"] + ",\"min_s\":" + poi["min_s"] + ",\"max_s\":" + poi["max_s"] +
+           ",\"sst_bytes\":" + poi["sst_bytes"] + ",\"sha256\":\"" + poi["sha256"] + "\"" +
+           ",\"same_bytes_as_ours\":" + (poi["sha256"] == sha256_hex(sst_records) ? "true" : "false");
+    if (poi.count("workbook_median_s")) {
+      out += ",\"workbook_median_s\":" + poi["workbook_median_s"] + ",\"workbook_min_s\":" + poi["workbook_min_s"] +
+             ",\"workbook_max_s\":" + poi["workbook_max_s"] + ",\"workbook_bytes\":" + poi["workbook_bytes"] +
+             ",\"workbook_build_s\":" + poi["workbook_build_s"];
+    }
+    out += "}";
+  }
+  out += "}\n";
+  if (o.json) {
+    std::cout << out;
+    return;
+  }
+  std::cout << "sst: " << o.count << " strings, " << reference.size() << " bytes, outputs identical: " << (identical ? "yes" : "NO") << "\n";
+  for (const Run& r : runs) {
+    std::cout << "  " << r.writer << " -> " << r.sink << ": median " << r.stats.median << " s (min " << r.stats.min << ", max "
+              << r.stats.max << "), " << mb / r.stats.median << " MB/s\n";
+  }
+  for (const auto& [name, value] : ratios) std::cout << "  " << name << ": " << value << "\n";
+  if (poi.count("median_s")) {
+    std::cout << "  POI SSTRecord.serialize: median " << poi["median_s"] << " s, same bytes: "
+              << (poi["sha256"] == sha256_hex(sst_records) ? "yes" : "no") << "\n";
+  }
+  if (poi.count("workbook_median_s")) std::cout << "  POI HSSFWorkbook.write: median " << poi["workbook_median_s"] << " s\n";
+  if (poi.count("error")) std::cout << "  POI: " << poi["error"] << "\n";
+}
+
+std::vector<std::string> split_list(const std::vector<std::string>& items) {
+  std::vector<std::string> out;
+  for (const auto& item : items) {
+    std::size_t at = 0;
+    while (at <= item.size()) {
+      const std::size_t comma = std::min(item.find(',', at), item.size());
+      if (comma > at) out.push_back(item.substr(at, comma - at));
+      at = comma + 1;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+void add_bench_sst(CommandGroups& groups) {
+  auto o = std::make_shared<BenchOptions>();
+  auto* bench_cmd = groups.bench.add_subcommand("sst", "SST serialization: naive vs fast writer on every sink, and Apache POI");
+  bench_cmd->add_option("--count", o->count, "Strings to serialize")->capture_default_str();
+  bench_cmd->add_option("--mix", o->mix, "String mix (see gen strings)")->capture_default_str();
+  bench_cmd->add_option("--seed", o->seed, "Generator seed")->capture_default_str();
+  bench_cmd->add_option("--writer", o->writers, "Comma-separated writers: naive,fast")->delimiter(',');
+  bench_cmd->add_option("--sink", o->sinks, "Comma-separated sinks: memory,file,stream,zlib")->delimiter(',');
+  bench_cmd->add_option("--repeat", o->repeat, "Timed runs per writer x sink (after one warm-up)")->capture_default_str();
+  bench_cmd->add_option("--poi-repeat", o->poi_repeat, "Timed POI SSTRecord.serialize runs")->capture_default_str();
+  bench_cmd->add_option("--poi-workbook-repeat", o->poi_workbook_repeat, "Timed POI HSSFWorkbook.write runs (0: skip)")
+      ->capture_default_str();
+  bench_cmd->add_flag("!--no-poi", o->poi, "Skip the Apache POI measurement");
+  bench_cmd->add_option("--dir", o->dir, "Directory for the file sinks' output")->capture_default_str();
+  bench_cmd->add_option("--root", o->root, "Repository root (for tools/poi/PoiSst.java)")->capture_default_str();
+  bench_cmd->add_option("--poi-classpath", o->classpath, "Java class path with POI 4 and its dependencies")->capture_default_str();
+  bench_cmd->add_flag("--json", o->json, "One JSON object on stdout");
+  bench_cmd->callback([o] {
+    BenchOptions options = *o;
+    options.writers = split_list(o->writers);
+    options.sinks = split_list(o->sinks);
+    if (options.repeat < 1) throw Error(ErrorKind::usage, {}, "--repeat must be at least 1");
+    bench(options);
+  });
+}
+
+}  // namespace docconform::cli
