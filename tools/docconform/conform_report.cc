@@ -77,6 +77,27 @@ std::map<std::string, std::map<std::string, std::size_t>> status_counts(const Ru
   return counts;
 }
 
+// One implementation's results in a line: outcomes that are fine, failing, unexpected for its gate.
+struct Tally {
+  std::size_t ok = 0;
+  std::size_t failing = 0;
+  std::size_t unexpected = 0;
+  std::string statuses;  // "pass 16, rejected 19"
+};
+
+Tally tally(const RunReport& report, const std::string& impl) {
+  Tally t;
+  std::map<std::string, std::size_t> counts;
+  for (const auto& r : report.results) {
+    if (r.impl != impl) continue;
+    (is_failure(r.status) ? t.failing : t.ok) += 1;
+    t.unexpected += r.expected ? 0 : 1;
+    ++counts[to_string(r.status)];
+  }
+  for (const auto& [status, n] : counts) t.statuses += (t.statuses.empty() ? "" : ", ") + status + " " + std::to_string(n);
+  return t;
+}
+
 const char* status_color(const Result& r) {
   switch (r.status) {
     case Status::pass: return "#2e9d4f";
@@ -185,26 +206,12 @@ void print_summary(const RunReport& report, const std::string& root) {
       std::cout << dump_diff(read_file(golden), r.dump);
     }
   }
-  const auto counts = status_counts(report);
   for (const auto& impl : report.impls) {
-    std::size_t ok = 0;
-    std::size_t failed = 0;
-    std::size_t unexpected = 0;
-    for (const auto& r : report.results) {
-      if (r.impl != impl.name) continue;
-      (is_failure(r.status) ? failed : ok) += 1;
-      unexpected += r.expected ? 0 : 1;
-    }
-    std::cout << "  " << impl.name << (impl.gated ? " [gated]" : "") << ": " << ok << " ok, " << failed
+    const Tally t = tally(report, impl.name);
+    std::cout << "  " << impl.name << (impl.gated ? " [gated]" : "") << ": " << t.ok << " ok, " << t.failing
               << " failing";
-    if (impl.gated) std::cout << ", " << unexpected << " unexpected";
-    std::cout << "  (";
-    bool first = true;
-    for (const auto& [status, n] : counts.at(impl.name)) {
-      std::cout << (first ? "" : ", ") << status << " " << n;
-      first = false;
-    }
-    std::cout << ")\n";
+    if (impl.gated) std::cout << ", " << t.unexpected << " unexpected";
+    std::cout << "  (" << t.statuses << ")\n";
   }
   std::size_t unexpected = 0;
   for (const auto& r : report.results) unexpected += r.expected ? 0 : 1;
@@ -277,19 +284,10 @@ std::string report_markdown(const RunReport& report) {
         "accepted an implementation-defined case with / without the reference's dump, rej = rejected it, WRONG = "
         "different dump, REJECTED = rejected a must-accept case, ACCEPTED = accepted a must-reject case.\n\n";
   md += "## Summary\n\n| implementation | kind | ok | failing | statuses |\n|---|---|---:|---:|---|\n";
-  const auto counts = status_counts(report);
   for (const auto& impl : report.impls) {
-    std::size_t ok = 0;
-    std::size_t failed = 0;
-    for (const auto& r : report.results) {
-      if (r.impl == impl.name) (is_failure(r.status) ? failed : ok) += 1;
-    }
-    std::string statuses;
-    for (const auto& [status, n] : counts.count(impl.name) ? counts.at(impl.name) : std::map<std::string, std::size_t>{}) {
-      statuses += (statuses.empty() ? "" : ", ") + status + " " + std::to_string(n);
-    }
-    md += "| " + impl.name + " | " + impl.kind + " | " + std::to_string(ok) + " | " + std::to_string(failed) + " | " +
-          statuses + " |\n";
+    const Tally t = tally(report, impl.name);
+    md += "| " + impl.name + " | " + impl.kind + " | " + std::to_string(t.ok) + " | " + std::to_string(t.failing) +
+          " | " + t.statuses + " |\n";
   }
   md += "\n## Speed (median and total seconds per case set, one run)\n\n| implementation | format | cases | median s | total s |\n|---|---|---:|---:|---:|\n";
   for (const auto& [impl, per_format] : speed_table(report)) {
@@ -326,20 +324,11 @@ std::string report_html(const RunReport& report) {
           std::to_string(report.cases.size()) + " cases, " + std::to_string(report.impls.size()) + " implementations, " +
           std::to_string(report.results.size()) + " results.</p>\n";
   html += "<h2>Summary</h2>\n<table id=\"summary\"><tr><th>implementation</th><th>kind</th><th>ok</th><th>failing</th><th>statuses</th></tr>\n";
-  const auto counts = status_counts(report);
   for (const auto& impl : report.impls) {
-    std::size_t ok = 0;
-    std::size_t failed = 0;
-    for (const auto& r : report.results) {
-      if (r.impl == impl.name) (is_failure(r.status) ? failed : ok) += 1;
-    }
-    std::string statuses;
-    if (counts.count(impl.name)) {
-      for (const auto& [status, n] : counts.at(impl.name)) statuses += (statuses.empty() ? "" : ", ") + status + " " + std::to_string(n);
-    }
+    const Tally t = tally(report, impl.name);
     html += "<tr data-impl=\"" + xml_escape(impl.name) + "\"><td>" + xml_escape(impl.name) + "</td><td>" + impl.kind +
-            "</td><td class=\"num ok\">" + std::to_string(ok) + "</td><td class=\"num failing\">" + std::to_string(failed) +
-            "</td><td>" + xml_escape(statuses) + "</td></tr>\n";
+            "</td><td class=\"num ok\">" + std::to_string(t.ok) + "</td><td class=\"num failing\">" +
+            std::to_string(t.failing) + "</td><td>" + xml_escape(t.statuses) + "</td></tr>\n";
   }
   html += "</table>\n<h2>Speed</h2>\n<table id=\"speed\"><tr><th>implementation</th><th>format</th><th>cases</th><th>median s</th><th>total s</th></tr>\n";
   for (const auto& [impl, per_format] : speed_table(report)) {
