@@ -11,9 +11,15 @@
 
 namespace docconform::cli {
 
-std::string read_file(const std::string& path) {
+std::string read_file(const std::string& path, std::size_t max_bytes) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(ErrorKind::io, {path, "", std::nullopt}, std::string("cannot open: ") + std::strerror(errno));
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (!ec && size > max_bytes) {
+    throw Error(ErrorKind::limit, {path, "", std::nullopt},
+                "file of " + std::to_string(size) + " bytes is over the limit of " + std::to_string(max_bytes));
+  }
   std::ostringstream buffer;
   buffer << in.rdbuf();
   if (in.bad()) throw Error(ErrorKind::io, {path, "", std::nullopt}, "read failed");

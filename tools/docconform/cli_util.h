@@ -1,12 +1,15 @@
 // Small helpers shared by the subcommands.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace docconform::cli {
 
-// Reads a whole file; throws docconform::Error naming the path on failure.
-std::string read_file(const std::string& path);
+// Reads a whole file; throws docconform::Error naming the path on failure, and Error(limit)
+// before reading anything when the file is larger than max_bytes.
+std::string read_file(const std::string& path, std::size_t max_bytes = SIZE_MAX);
 void write_file(const std::string& path, const std::string& bytes);
 
 // Parses "C3 28", "c328" or "0xC3,0x28" into bytes; throws Error(usage) on bad digits.

@@ -52,15 +52,28 @@ void add_utf8_commands(CommandGroups& groups) {
     }
   });
 
-  auto dump_file = std::make_shared<std::string>();
+  struct DumpOptions {
+    std::string file;
+    Utf8DumpLimits limits;
+  };
+  auto add_dump_options = [](CLI::App* command, DumpOptions& d) {
+    command->add_option("file", d.file, "Input file")->required();
+    command->add_option("--max-bytes", d.limits.max_input_bytes, "Largest input accepted (limit error above)")
+        ->capture_default_str();
+  };
+  auto dump_options = std::make_shared<DumpOptions>();
   auto* dump = groups.dump.add_subcommand("utf8", "Canonical dump of a file decoded as UTF-8 with passthrough");
-  dump->add_option("file", *dump_file, "Input file")->required();
-  dump->callback([dump_file] { std::cout << utf8_dump(read_file(*dump_file)); });
+  add_dump_options(dump, *dump_options);
+  dump->callback([d = dump_options] {
+    std::cout << utf8_dump(read_file(d->file, d->limits.max_input_bytes), d->limits);
+  });
 
-  auto digest_file = std::make_shared<std::string>();
+  auto digest_options = std::make_shared<DumpOptions>();
   auto* digest = groups.digest.add_subcommand("utf8", "SHA-256 of the utf8 canonical dump of a file");
-  digest->add_option("file", *digest_file, "Input file")->required();
-  digest->callback([digest_file] { std::cout << sha256_hex(utf8_dump(read_file(*digest_file))) << "\n"; });
+  add_dump_options(digest, *digest_options);
+  digest->callback([d = digest_options] {
+    std::cout << sha256_hex(utf8_dump(read_file(d->file, d->limits.max_input_bytes), d->limits)) << "\n";
+  });
 }
 
 }  // namespace docconform::cli

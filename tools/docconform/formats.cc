@@ -9,7 +9,7 @@ namespace docconform::cli {
 
 const std::vector<DumpFormat>& dump_formats() {
   static const std::vector<DumpFormat> formats = {
-      {"utf8", {".bin"}, [](const std::string& path) { return utf8_dump(read_file(path)); }, "utf8"},
+      {"utf8", {".bin"}, [](const std::string& path) { return utf8_dump(read_file(path, Utf8DumpLimits{}.max_input_bytes)); }, "utf8"},
       {"pdf", {".pdf"}, [](const std::string& path) { return pdf::pdf_dump_file(path, {}, 2); }, "pdf"},
       {"pdf3", {".pdf"}, [](const std::string& path) { return pdf::pdf_dump_file(path, {}, 3); }, "pdf --level 3"},
       {"sst", {".xls", ".sst"}, [](const std::string& path) { return sst::sst_dump(read_file(path), {}, path); }, "sst"},
