@@ -16,5 +16,6 @@ struct CommandGroups {
 void add_version_commands(CommandGroups& groups);
 void add_utf8_commands(CommandGroups& groups);
 void add_golden_commands(CommandGroups& groups);
+void add_xlsx_commands(CommandGroups& groups);
 
 }  // namespace docconform::cli

@@ -2,12 +2,15 @@
 
 #include "cli_util.h"
 #include "docconform/utf8_dump.h"
+#include "docconform/xlsx/dump.h"
+#include "docconform/xlsx/workbook.h"
 
 namespace docconform::cli {
 
 const std::vector<DumpFormat>& dump_formats() {
   static const std::vector<DumpFormat> formats = {
       {"utf8", {".bin"}, [](const std::string& path) { return utf8_dump(read_file(path)); }},
+      {"xlsx", {".xlsx", ".xlsm"}, [](const std::string& path) { return xlsx::dump(xlsx::load_workbook_file(path)); }},
   };
   return formats;
 }

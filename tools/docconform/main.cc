@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
   docconform::cli::add_version_commands(groups);
   docconform::cli::add_utf8_commands(groups);
   docconform::cli::add_golden_commands(groups);
+  docconform::cli::add_xlsx_commands(groups);
 
   try {
     app.parse(argc, argv);
