@@ -194,6 +194,12 @@ std::string sheet_xml(std::uint32_t sheet, const GenOptions& options, Random& rn
 
 }  // namespace
 
+std::string build_zip(const std::vector<std::pair<std::string, std::string>>& entries) {
+  ZipWriter zip;
+  for (const auto& [name, content] : entries) zip.add(name, content);
+  return zip.finish();
+}
+
 std::string generate_workbook(const GenOptions& options) {
   if (options.sheets == 0 || options.rows == 0 || options.columns == 0 || options.columns > max_columns ||
       options.rows > max_rows) {

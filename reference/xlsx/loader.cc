@@ -1,11 +1,6 @@
 // The relationship walk and the three phases: _rels/.rels -> workbook -> sheets, shared
 // strings, styles; sheet rels -> comments, tables, drawings -> charts. Part names always come
 // from relationships, never from convention.
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -15,11 +10,14 @@
 #include "package.h"
 #include "parts.h"
 #include "sheet_loader.h"
+#include "walk.h"
 
 namespace docconform::xlsx {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+}  // namespace
 
 ScanLimits scan_limits(const Limits& limits) {
   ScanLimits s;
@@ -27,6 +25,8 @@ ScanLimits scan_limits(const Limits& limits) {
   s.max_token_bytes = limits.max_token_bytes;
   return s;
 }
+
+namespace {
 
 // Reads and parses a small part, naming it in any error.
 template <typename Fn>
@@ -92,32 +92,33 @@ void read_sheet_extras(const Package& package, Sheet& sheet, const SheetOutput& 
   for (const auto& id : output.drawing_ids) {
     const Relationship& r = follow(package, rels, id, sheet.part);
     check_target(package, r, sheet.part, chain);
-    sheet.drawings.push_back(package.entry_name(*package.find(r.target)));
+    sheet.drawings.push_back(r.target);
     std::vector<std::string> drawing_chain = chain;
     drawing_chain.push_back(r.target);
     for (const auto& dr : read_relationships(package, r.target)) {
       if (dr.external || dr.type != "chart") continue;
       check_target(package, dr, r.target, drawing_chain);
-      sheet.charts.push_back(package.entry_name(*package.find(dr.target)));
+      sheet.charts.push_back(dr.target);
     }
   }
 }
 
-Workbook load_package(const Package& package, const LoadOptions& options, LoadStats& stats) {
-  const ScanLimits limits = scan_limits(options.limits);
-  const auto start = Clock::now();
+}  // namespace
 
+Workbook index_workbook(const Package& package, const Limits& options_limits, std::vector<std::string>& worksheet_parts,
+                        std::vector<std::size_t>& worksheet_of_sheet, std::string& workbook_part) {
+  const ScanLimits limits = scan_limits(options_limits);
   const auto root = read_relationships(package, "");
   const Relationship* office = first_of_type(root, "officeDocument");
   if (office == nullptr) package.fail(ErrorKind::format, "_rels/.rels", std::nullopt, "no officeDocument relationship");
   check_target(package, *office, "", {});
-  const std::string workbook_part = package.entry_name(*package.find(office->target));
+  workbook_part = office->target;
 
   Workbook wb;
   const WorkbookPart book =
       with_part(package, workbook_part, [&](const std::string& xml) { return read_workbook_part(xml, limits); });
   wb.date1904 = book.date1904;
-  if (book.sheets.size() > options.limits.max_sheets) {
+  if (book.sheets.size() > options_limits.max_sheets) {
     package.fail(ErrorKind::limit, workbook_part, std::nullopt, "more sheets than the limit");
   }
   const auto rels = read_relationships(package, workbook_part);
@@ -136,15 +137,13 @@ Workbook load_package(const Package& package, const LoadOptions& options, LoadSt
         with_part(package, r->target, [&](const std::string& xml) { return read_cell_format_count(xml, limits); });
   }
 
-  std::vector<std::string> worksheet_parts;
-  std::vector<std::size_t> worksheet_of_sheet;
   for (const auto& entry : book.sheets) {
     const Relationship& r = follow(package, rels, entry.relationship_id, workbook_part);
     check_target(package, r, workbook_part, chain);
     Sheet sheet;
     sheet.name = entry.name;
     sheet.state = entry.state;
-    sheet.part = package.entry_name(*package.find(r.target));
+    sheet.part = r.target;
     if (r.type == "worksheet") {
       sheet.kind = SheetKind::worksheet;
       worksheet_of_sheet.push_back(worksheet_parts.size());
@@ -158,6 +157,18 @@ Workbook load_package(const Package& package, const LoadOptions& options, LoadSt
     }
     wb.sheets.push_back(std::move(sheet));
   }
+  return wb;
+}
+
+namespace {
+
+Workbook load_package(const Package& package, const LoadOptions& options, LoadStats& stats) {
+  const ScanLimits limits = scan_limits(options.limits);
+  const auto start = Clock::now();
+  std::vector<std::string> worksheet_parts;
+  std::vector<std::size_t> worksheet_of_sheet;
+  std::string workbook_part;
+  Workbook wb = index_workbook(package, options.limits, worksheet_parts, worksheet_of_sheet, workbook_part);
   stats.phase_a_s += std::chrono::duration<double>(Clock::now() - start).count();
 
   SheetParseContext context;
@@ -179,40 +190,6 @@ Workbook load_package(const Package& package, const LoadOptions& options, LoadSt
   stats.inflated_bytes = package.inflated();
   return wb;
 }
-
-class Mapping {
- public:
-  explicit Mapping(const std::string& path) {
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ < 0) throw Error(ErrorKind::io, {path, "", std::nullopt}, std::string("cannot open: ") + std::strerror(errno));
-    struct stat st;
-    if (::fstat(fd_, &st) != 0) {
-      ::close(fd_);
-      throw Error(ErrorKind::io, {path, "", std::nullopt}, std::string("cannot stat: ") + std::strerror(errno));
-    }
-    size_ = static_cast<std::size_t>(st.st_size);
-    if (size_ > 0) {
-      void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd_, 0);
-      if (p == MAP_FAILED) {
-        ::close(fd_);
-        throw Error(ErrorKind::io, {path, "", std::nullopt}, std::string("cannot map: ") + std::strerror(errno));
-      }
-      data_ = static_cast<const std::uint8_t*>(p);
-    }
-  }
-  ~Mapping() {
-    if (data_ != nullptr) ::munmap(const_cast<std::uint8_t*>(data_), size_);
-    ::close(fd_);
-  }
-  Mapping(const Mapping&) = delete;
-  Mapping& operator=(const Mapping&) = delete;
-  std::string_view bytes() const { return {reinterpret_cast<const char*>(data_), size_}; }
-
- private:
-  int fd_ = -1;
-  const std::uint8_t* data_ = nullptr;
-  std::size_t size_ = 0;
-};
 
 }  // namespace
 
@@ -244,7 +221,7 @@ Workbook load_workbook(std::string_view bytes, const LoadOptions& options, const
 }
 
 Workbook load_workbook_file(const std::string& path, const LoadOptions& options, LoadStats* stats) {
-  const Mapping mapping(path);
+  const FileMapping mapping(path);
   return load_workbook(mapping.bytes(), options, path, stats);
 }
 

@@ -1,6 +1,13 @@
 #include "package.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+
 #include <algorithm>
+#include <cstring>
 
 #include "docconform/error.h"
 #include "xml_scanner.h"
@@ -68,6 +75,10 @@ std::string part_key(std::string_view name) {
 
 Package::Package(const std::uint8_t* data, std::size_t size, std::string label, const Limits& limits)
     : data_(data), size_(size), label_(std::move(label)), limits_(limits), budget_(limits.inflate_budget(size)) {
+  static constexpr std::uint8_t cfb_magic[] = {0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1};
+  if (size >= sizeof cfb_magic && std::memcmp(data, cfb_magic, sizeof cfb_magic) == 0) {
+    fail(ErrorKind::unsupported, "", 0, "a Compound File container, not a zip: an encrypted workbook or a .xls file");
+  }
   std::string message;
   zip_ = size == 0 ? nullptr : open_zip(data, size, message);
   if (zip_ == nullptr) fail(ErrorKind::format, "", 0, "not a readable zip archive: " + (size == 0 ? "empty file" : message));
@@ -180,7 +191,33 @@ std::size_t PartStream::read(std::string& out, std::size_t max) {
   return static_cast<std::size_t>(n);
 }
 
-std::string rels_part_of(std::string_view part) {
+FileMapping::FileMapping(const std::string& path) {
+  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd_ < 0) throw Error(ErrorKind::io, {path, "", std::nullopt}, std::string("cannot open: ") + std::strerror(errno));
+  struct stat st;
+  if (::fstat(fd_, &st) != 0) {
+    ::close(fd_);
+    throw Error(ErrorKind::io, {path, "", std::nullopt}, std::string("cannot stat: ") + std::strerror(errno));
+  }
+  size_ = static_cast<std::size_t>(st.st_size);
+  if (size_ > 0) {
+    void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd_, 0);
+    if (p == MAP_FAILED) {
+      ::close(fd_);
+      throw Error(ErrorKind::io, {path, "", std::nullopt}, std::string("cannot map: ") + std::strerror(errno));
+    }
+    data_ = static_cast<const std::uint8_t*>(p);
+  }
+}
+
+FileMapping::~FileMapping() {
+  if (data_ != nullptr) ::munmap(const_cast<std::uint8_t*>(data_), size_);
+  ::close(fd_);
+}
+
+std::string rels_part_of(std::string_view name) {
+  std::string part(name);
+  std::replace(part.begin(), part.end(), '\\', '/');
   const std::size_t slash = part.rfind('/');
   if (slash == std::string_view::npos) return "_rels/" + std::string(part) + ".rels";
   return std::string(part.substr(0, slash + 1)) + "_rels/" + std::string(part.substr(slash + 1)) + ".rels";

@@ -85,6 +85,21 @@ class PartStream {
   bool done_ = false;
 };
 
+// A read-only memory mapping of a whole file.
+class FileMapping {
+ public:
+  explicit FileMapping(const std::string& path);
+  ~FileMapping();
+  FileMapping(const FileMapping&) = delete;
+  FileMapping& operator=(const FileMapping&) = delete;
+  std::string_view bytes() const { return {reinterpret_cast<const char*>(data_), size_}; }
+
+ private:
+  int fd_ = -1;
+  const std::uint8_t* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
 // Normalized lookup key of a part name: lowercase ASCII, '\' as '/', no leading '/'.
 std::string part_key(std::string_view name);
 

@@ -107,7 +107,7 @@ std::vector<Comment> read_comments(const std::string& xml, const ScanLimits& lim
       const std::size_t depth = sc.depth();
       for (Token u = next_token(sc);; u = next_token(sc)) {
         if (u == Token::end && sc.depth() < depth) break;
-        if (u == Token::end_of_input) sc.fail("unexpected end of part inside a comment");
+        if (u == Token::end_of_input) unexpected_end(sc, "unexpected end of part inside a comment");
         if (u == Token::start && sc.depth() == depth + 1 && span_is(sc.local(), "text")) {
           arena.clear();
           const TextRef r = read_rich_text(sc, collector, arena);

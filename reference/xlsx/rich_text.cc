@@ -7,7 +7,7 @@ void skip_element(XmlScanner& scanner) {
   for (;;) {
     const Token t = next_token(scanner);
     if (t == Token::end && scanner.depth() < depth) return;
-    if (t == Token::end_of_input) scanner.fail("unexpected end of part");
+    if (t == Token::end_of_input) unexpected_end(scanner, "unexpected end of part");
   }
 }
 
@@ -23,7 +23,7 @@ void read_leaf(XmlScanner& scanner, TextCollector& collector) {
       case Token::end:
         if (scanner.depth() < depth) return;
         break;
-      case Token::end_of_input: scanner.fail("unexpected end of part");
+      case Token::end_of_input: unexpected_end(scanner, "unexpected end of part");
       case Token::incomplete: throw IncompleteInput{};
     }
   }
@@ -47,7 +47,7 @@ TextRef read_rich_text(XmlScanner& scanner, TextCollector& collector, std::u16st
       if (scanner.depth() == depth && span_is(scanner.local(), "r")) in_run = false;
       continue;
     }
-    if (t == Token::end_of_input) scanner.fail("unexpected end of part inside rich text");
+    if (t == Token::end_of_input) unexpected_end(scanner, "unexpected end of part inside rich text");
     if (t != Token::start) continue;
     const std::size_t d = scanner.depth();
     const Span name = scanner.local();

@@ -19,6 +19,12 @@ inline Token next_token(XmlScanner& scanner) {
   return t;
 }
 
+// The input ended inside an element: an error for final input, else IncompleteInput.
+[[noreturn]] inline void unexpected_end(const XmlScanner& scanner, const char* message) {
+  if (!scanner.final()) throw IncompleteInput{};
+  scanner.fail(message);
+}
+
 // Consumes tokens up to and including the end of the element just started.
 void skip_element(XmlScanner& scanner);
 

@@ -45,15 +45,19 @@ struct SheetWork {
   std::unique_ptr<PartStream> stream;
   std::string pending;
   std::uint64_t pending_base = 0;
+  std::size_t searched = 0;  // pending bytes already searched for a split point
   bool started = false, finished = false, busy = false;
 };
 
 // Length of the next chunk at the start of data: the last row start before target, else the
-// last one anywhere; 0 when there is none (more data is needed).
-std::size_t next_split(const std::uint8_t* data, std::size_t size, std::size_t target) {
+// first one after it; 0 when there is none in data[from, size) (more data is needed).
+std::size_t next_split(const std::uint8_t* data, std::size_t size, std::size_t target, std::size_t from = 0) {
   const std::size_t window = std::min(target, size);
-  if (const std::size_t at = find_row_split(data, window, 1)) return at;
-  return window < size ? find_row_split(data, size, window) : 0;
+  if (from < window) {
+    if (const std::size_t at = find_row_split(data, window, std::max<std::size_t>(from, 1))) return at;
+  }
+  const std::size_t after = std::max(window, from);
+  return after < size ? find_next_row_start(data, size, after) : 0;
 }
 
 void parse_job(const ChunkJob& job, const SheetParseContext& context, TextCollector& collector) {
@@ -217,8 +221,12 @@ class Pipeline {
         }
         if (sheet.pending.size() < target_) continue;
         const auto* data = reinterpret_cast<const std::uint8_t*>(sheet.pending.data());
-        const std::size_t length = next_split(data, sheet.pending.size(), target_);
+        // Bytes searched before hold no row start (but a tag may straddle the old end).
+        const std::size_t from = sheet.searched > 64 ? sheet.searched - 64 : 0;
+        const std::size_t length = next_split(data, sheet.pending.size(), target_, from);
+        sheet.searched = sheet.pending.size();
         if (length == 0) continue;
+        sheet.searched = 0;
         ChunkJob job;
         job.size = length;
         job.base = sheet.pending_base;

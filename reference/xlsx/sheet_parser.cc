@@ -182,7 +182,7 @@ class SheetParser {
         if (sc_.depth() < depth) break;
         continue;
       }
-      if (t == Token::end_of_input) sc_.fail("unexpected end of part inside a row");
+      if (t == Token::end_of_input) unexpected_end(sc_, "unexpected end of part inside a row");
       if (t != Token::start) continue;
       if (sc_.depth() == depth + 1 && span_is(sc_.local(), "c")) {
         parse_cell(row, state, previous_column);
@@ -222,8 +222,8 @@ class SheetParser {
           break;
         }
         case 's': {
-          std::uint64_t style = 0;
-          if (!parse_uint(a.value, style) || style > 0xFFFFFFFFu) sc_.fail("style index is not an integer");
+          std::uint64_t style = 0;  // s="" means the default, as s absent does
+          if ((trim(a.value).size != 0 && !parse_uint(a.value, style)) || style > 0xFFFFFFFFu) sc_.fail("style index is not an integer");
           cell.style = static_cast<std::uint32_t>(style);
           break;
         }
@@ -248,7 +248,7 @@ class SheetParser {
         if (sc_.depth() < depth) break;
         continue;
       }
-      if (t == Token::end_of_input) sc_.fail("unexpected end of part inside a cell");
+      if (t == Token::end_of_input) unexpected_end(sc_, "unexpected end of part inside a cell");
       if (t != Token::start) continue;
       const Span name = sc_.local();
       if (sc_.depth() != depth + 1) {
@@ -402,24 +402,38 @@ std::string column_letters(std::uint32_t column) {
   return out;
 }
 
+bool is_row_start(const std::uint8_t* data, std::size_t size, std::size_t at) {
+  std::size_t name = at + 1;
+  std::size_t k = name;
+  while (k < size && k - name < 64 && data[k] != ':' && data[k] != ' ' && data[k] != '>' && data[k] != '/' &&
+         data[k] != '\t' && data[k] != '\n' && data[k] != '\r' && data[k] != '<') {
+    ++k;
+  }
+  if (k < size && data[k] == ':') name = k + 1;
+  if (name + 4 > size || std::memcmp(data + name, "row", 3) != 0) return false;
+  const std::uint8_t after = data[name + 3];
+  return after == ' ' || after == '>' || after == '/' || after == '\t' || after == '\n' || after == '\r';
+}
+
 std::size_t find_row_split(const std::uint8_t* data, std::size_t size, std::size_t min_offset) {
   std::size_t end = size;
   while (end > min_offset) {
     const void* lt = memrchr(data + min_offset, '<', end - min_offset);
     if (lt == nullptr) return 0;
     const std::size_t at = static_cast<std::size_t>(static_cast<const std::uint8_t*>(lt) - data);
-    std::size_t name = at + 1;
-    std::size_t k = name;
-    while (k < size && k - name < 64 && data[k] != ':' && data[k] != ' ' && data[k] != '>' && data[k] != '/' &&
-           data[k] != '\t' && data[k] != '\n' && data[k] != '\r' && data[k] != '<') {
-      ++k;
-    }
-    if (k < size && data[k] == ':') name = k + 1;
-    if (name + 4 <= size && std::memcmp(data + name, "row", 3) == 0) {
-      const std::uint8_t after = data[name + 3];
-      if (after == ' ' || after == '>' || after == '/' || after == '\t' || after == '\n' || after == '\r') return at;
-    }
+    if (is_row_start(data, size, at)) return at;
     end = at;
+  }
+  return 0;
+}
+
+std::size_t find_next_row_start(const std::uint8_t* data, std::size_t size, std::size_t from) {
+  while (from < size) {
+    const void* lt = std::memchr(data + from, '<', size - from);
+    if (lt == nullptr) return 0;
+    const std::size_t at = static_cast<std::size_t>(static_cast<const std::uint8_t*>(lt) - data);
+    if (at > 0 && is_row_start(data, size, at)) return at;
+    from = at + 1;
   }
   return 0;
 }

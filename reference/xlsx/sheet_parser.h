@@ -55,6 +55,8 @@ void parse_sheet_chunk(const std::uint8_t* data, std::size_t size, std::uint64_t
 // Finds a split point: the offset of the last "<row" (any prefix) start tag in data that lies at
 // or after min_offset, or 0 when there is none.
 std::size_t find_row_split(const std::uint8_t* data, std::size_t size, std::size_t min_offset);
+// The first "<row" start tag at or after from (never at offset 0), or 0 when there is none.
+std::size_t find_next_row_start(const std::uint8_t* data, std::size_t size, std::size_t from);
 
 // "AB12" -> column 28, row 12; false when malformed. Either part may be absent ("AB", "12").
 bool parse_cell_ref(Span ref, std::uint32_t& column, std::uint32_t& row);

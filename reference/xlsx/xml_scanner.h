@@ -73,6 +73,7 @@ class XmlScanner {
   bool text_plain() const { return text_plain_; }  // no '&' and no CR: the raw bytes are the text
 
   std::size_t depth() const { return stack_.size(); }
+  bool final() const { return final_; }
   // Offset (in the part) of the current token's first byte, and of the scan position.
   std::uint64_t token_offset() const { return base_ + static_cast<std::uint64_t>(token_ - begin_); }
   std::uint64_t position() const { return base_ + static_cast<std::uint64_t>(p_ - begin_); }

@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace docconform::xlsx {
 
@@ -21,5 +23,9 @@ struct GenOptions {
 
 // The .xlsx file's bytes, written with libzip.
 std::string generate_workbook(const GenOptions& options);
+
+// A zip archive (deflated, fixed timestamps) holding these entries in this order: the
+// building block of hand-made test workbooks.
+std::string build_zip(const std::vector<std::pair<std::string, std::string>>& entries);
 
 }  // namespace docconform::xlsx
