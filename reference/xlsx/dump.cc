@@ -77,6 +77,49 @@ std::pair<std::uint64_t, std::uint64_t> comment_key(const std::u16string& ref) {
   return {row, column};
 }
 
+struct Area {
+  std::uint32_t top, left, bottom, right;
+};
+
+bool parse_ref16(std::u16string_view text, std::uint32_t& column, std::uint32_t& row) {
+  std::string ascii;
+  for (char16_t c : text) {
+    if (c >= 0x80 || c == '$') {
+      if (c == '$') continue;
+      return false;
+    }
+    ascii += static_cast<char>(c);
+  }
+  return parse_cell_ref({reinterpret_cast<const std::uint8_t*>(ascii.data()), ascii.size()}, column, row) &&
+         column > 0 && row > 0;
+}
+
+// Merged ranges that parse as A1:B2 rectangles.
+std::vector<Area> merged_areas(const Sheet& sheet) {
+  std::vector<Area> out;
+  for (const auto& m : sheet.merged_cells) {
+    const std::size_t colon = m.find(u':');
+    if (colon == std::u16string::npos) continue;
+    Area a;
+    if (parse_ref16(std::u16string_view(m).substr(0, colon), a.left, a.top) &&
+        parse_ref16(std::u16string_view(m).substr(colon + 1), a.right, a.bottom)) {
+      out.push_back(a);
+    }
+  }
+  return out;
+}
+
+// A cell inside a merged range other than its top-left one.
+bool hidden_by_merge(const std::vector<Area>& areas, const Position& p) {
+  for (const Area& a : areas) {
+    if (p.row >= a.top && p.row <= a.bottom && p.column >= a.left && p.column <= a.right &&
+        (p.row != a.top || p.column != a.left)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 class Writer {
  public:
   explicit Writer(const std::function<void(std::string_view)>& sink) : sink_(sink) { buffer_.reserve(1 << 16); }
@@ -125,10 +168,6 @@ void write_cell(Writer& w, const Workbook& wb, const Segment& seg, const Cell& c
       append_quoted(o, seg.cell_text(c));
       break;
   }
-  if (c.style != 0) {
-    o += " style=";
-    o += std::to_string(c.style);
-  }
   w.line_done();
   if (c.formula != no_formula) {
     const Formula& f = seg.formulas[c.formula];
@@ -167,7 +206,9 @@ void write_dump(const Workbook& wb, const std::function<void(std::string_view)>&
     o += state_name(sheet.state);
     o += sheet.kind == SheetKind::worksheet ? " worksheet" : " chartsheet";
     w.line_done();
+    const std::vector<Area> covered = merged_areas(sheet);
     for (const Position& p : ordered_cells(sheet)) {
+      if (hidden_by_merge(covered, p)) continue;
       const Segment& seg = sheet.segments[p.segment];
       write_cell(w, wb, seg, seg.cells[p.cell], p.row);
     }

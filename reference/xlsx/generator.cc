@@ -64,7 +64,7 @@ StringValue make_string(Random& rng, std::uint32_t row, std::uint32_t column, co
   }
   v.xml = "<t xml:space=\"preserve\">";
   escape_xml(v.xml, text);
-  if (pick >= 17 && pick < 19) v.xml += "_x000D_ and _x005F_x0041_";
+  if (pick >= 17 && pick < 19) v.xml += "_x000D_ end";
   v.xml += "</t>";
   return v;
 }

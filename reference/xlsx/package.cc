@@ -152,6 +152,11 @@ PartStream::PartStream(const Package& package, const std::string& part) : packag
                  "declared size " + std::to_string(declared_) + " exceeds the part limit of " +
                      std::to_string(package.limits().max_part_bytes) + " bytes (zip bomb?)");
   }
+  if (declared_ > package.budget()) {
+    package.fail(ErrorKind::limit, part_, std::nullopt,
+                 "declared size " + std::to_string(declared_) + " exceeds the inflate budget of " +
+                     std::to_string(package.budget()) + " bytes (zip bomb?)");
+  }
   zip_ = package.open_handle();
   file_ = zip_fopen_index(zip_, *index, 0);
   if (file_ == nullptr) {

@@ -21,6 +21,7 @@ WorkbookPart read_workbook_part(const std::string& xml, const ScanLimits& limits
   for (Token t = next_token(sc); t != Token::end_of_input; t = next_token(sc)) {
     if (t != Token::start) continue;
     const std::uint64_t at = sc.token_offset();
+    if (sc.depth() == 1 && !span_is(sc.local(), "workbook")) sc.fail("the officeDocument part is not a <workbook>");
     if (span_is(sc.local(), "workbookPr")) {
       if (const auto* a = sc.attribute("date1904")) {
         const std::string v = attribute_bytes(*a, at);

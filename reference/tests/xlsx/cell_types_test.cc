@@ -6,8 +6,8 @@
 namespace docconform::xlsx::test {
 namespace {
 
-std::string cells(const std::string& sheet_data, const std::string& sst = "") {
-  return cells_of(workbook_with_sheet(sheet(sheet_data), sst));
+std::string cells(const std::string& sheet_data, const std::string& sst = "", const std::string& after = "") {
+  return cells_of(workbook_with_sheet(sheet(sheet_data, after), sst));
 }
 
 TEST(XlsxCellTypes, NumberIsTheDefaultType) {
@@ -36,8 +36,19 @@ TEST(XlsxCellTypes, FormulaStringInlineStringBooleanErrorDate) {
 }
 
 TEST(XlsxCellTypes, StyleIndexAndBlankCells) {
-  EXPECT_EQ(cells("<row r=\"2\"><c r=\"A2\" s=\"3\"/><c r=\"B2\" s=\"\"><v>1</v></c></row>"),
-            "cell A2 blank style=3\ncell B2 n 1\n");
+  const std::string s = sheet("<row r=\"2\"><c r=\"A2\" s=\"3\"/><c r=\"B2\" s=\"\"><v>1</v></c></row>");
+  EXPECT_EQ(cells_of(workbook_with_sheet(s)), "cell A2 blank\ncell B2 n 1\n");
+  const Workbook wb = load_workbook(workbook_with_sheet(s));
+  const Segment& seg = wb.sheets[0].segments[0];
+  EXPECT_EQ(seg.cells[0].style, 3u);
+  EXPECT_EQ(seg.cells[0].type, CellType::blank);
+  EXPECT_EQ(seg.cells[1].style, 0u);
+}
+
+TEST(XlsxCellTypes, CellsHiddenByAMergedRangeAreNotDumped) {
+  EXPECT_EQ(cells("<row r=\"1\"><c r=\"A1\"><v>1</v></c><c r=\"B1\"><v>2</v></c><c r=\"C1\"><v>3</v></c></row>",
+                  "", "<mergeCells count=\"1\"><mergeCell ref=\"A1:B1\"/></mergeCells>"),
+            "cell A1 n 1\ncell C1 n 3\nmerge \"A1:B1\"\n");
 }
 
 TEST(XlsxCellTypes, SharedAndArrayFormulasKeepTheirCachedValues) {

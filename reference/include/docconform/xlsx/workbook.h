@@ -23,7 +23,7 @@ struct Limits {
   std::uint64_t inflate_ratio = 100;
   std::uint64_t inflate_floor = 256ull << 20;
   std::uint64_t inflate_cap = 8ull << 30;
-  std::uint64_t max_part_bytes = 4ull << 30;  // one inflated part
+  std::uint64_t max_part_bytes = 2ull << 30;  // one inflated part
   std::uint32_t max_depth = 256;              // XML element nesting
   std::uint64_t max_token_bytes = 64 << 20;   // one tag, text run, comment, CDATA or PI
   std::uint32_t max_sheets = 10000;
