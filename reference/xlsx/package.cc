@@ -133,8 +133,8 @@ void Package::charge(std::uint64_t bytes, const std::string& part, std::uint64_t
   }
 }
 
-std::string Package::read(std::string_view part) const {
-  PartStream stream(*this, std::string(part));
+std::string Package::read(std::string_view part, bool charge) const {
+  PartStream stream(*this, std::string(part), charge);
   std::string out;
   out.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(stream.declared_size(), 64 << 20)));
   while (stream.read(out, 1 << 20) != 0) {
@@ -142,7 +142,8 @@ std::string Package::read(std::string_view part) const {
   return out;
 }
 
-PartStream::PartStream(const Package& package, const std::string& part) : package_(package), part_(part) {
+PartStream::PartStream(const Package& package, const std::string& part, bool charge)
+    : package_(package), part_(part), charge_(charge) {
   const auto index = package.find(part);
   if (!index) package.fail(ErrorKind::format, part, std::nullopt, "part is missing from the package");
   part_ = package.entry_name(*index);
@@ -192,7 +193,7 @@ std::size_t PartStream::read(std::string& out, std::size_t max) {
                   "inflated part exceeds the limit of " + std::to_string(package_.limits().max_part_bytes) +
                       " bytes (zip bomb?)");
   }
-  package_.charge(static_cast<std::uint64_t>(n), part_, position_);
+  if (charge_) package_.charge(static_cast<std::uint64_t>(n), part_, position_);
   return static_cast<std::size_t>(n);
 }
 

@@ -33,8 +33,9 @@ class Package {
   const std::string& entry_name(std::uint64_t index) const { return names_[index]; }
   bool has(std::string_view part) const { return find(part).has_value(); }
 
-  // The whole inflated part; throws Error naming the part when it is missing or bad.
-  std::string read(std::string_view part) const;
+  // The whole inflated part; throws Error naming the part when it is missing or bad. charge =
+  // false re-reads a part whose bytes were already counted against the budget.
+  std::string read(std::string_view part, bool charge = true) const;
 
   // A new libzip handle over the same bytes (handles are not shared between threads).
   zip_t* open_handle() const;
@@ -65,7 +66,7 @@ class Package {
 // Incremental inflation of one part through its own libzip handle.
 class PartStream {
  public:
-  PartStream(const Package& package, const std::string& part);
+  PartStream(const Package& package, const std::string& part, bool charge = true);
   ~PartStream();
   PartStream(const PartStream&) = delete;
   PartStream& operator=(const PartStream&) = delete;
@@ -84,6 +85,7 @@ class PartStream {
   std::uint64_t position_ = 0;
   std::uint64_t declared_ = 0;
   bool done_ = false;
+  bool charge_ = true;
 };
 
 // A read-only memory mapping of a whole file.

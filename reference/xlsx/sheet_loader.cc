@@ -269,7 +269,8 @@ class Pipeline {
 
 // Parses the whole part in one chunk: the reference result and the fallback.
 SheetOutput parse_whole(const Package& package, SheetWork& sheet, const SheetParseContext& context) {
-  if (sheet.whole.empty()) sheet.whole = package.read(sheet.part);
+  // The part was inflated (and counted) in full once already: read it again uncounted.
+  if (sheet.whole.empty()) sheet.whole = package.read(sheet.part, false);
   ChunkSlot slot;
   ChunkJob job;
   job.slot = &slot;
