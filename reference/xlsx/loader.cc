@@ -105,8 +105,9 @@ void read_sheet_extras(const Package& package, Sheet& sheet, const SheetOutput& 
 
 }  // namespace
 
-Workbook index_workbook(const Package& package, const Limits& options_limits, std::vector<std::string>& worksheet_parts,
+Workbook index_workbook(const Package& package, const LoadOptions& options, std::vector<std::string>& worksheet_parts,
                         std::vector<std::size_t>& worksheet_of_sheet, std::string& workbook_part) {
+  const Limits& options_limits = options.limits;
   const ScanLimits limits = scan_limits(options_limits);
   const auto root = read_relationships(package, "");
   const Relationship* office = first_of_type(root, "officeDocument");
@@ -126,7 +127,7 @@ Workbook index_workbook(const Package& package, const Limits& options_limits, st
   if (const auto* r = first_of_type(rels, "sharedStrings")) {
     check_target(package, *r, workbook_part, chain);
     with_part(package, r->target, [&](const std::string& xml) {
-      read_shared_strings(xml, limits, wb.shared_strings);
+      read_shared_strings(xml, limits, wb.shared_strings, options);
       return 0;
     });
   }
@@ -168,7 +169,7 @@ Workbook load_package(const Package& package, const LoadOptions& options, LoadSt
   std::vector<std::string> worksheet_parts;
   std::vector<std::size_t> worksheet_of_sheet;
   std::string workbook_part;
-  Workbook wb = index_workbook(package, options.limits, worksheet_parts, worksheet_of_sheet, workbook_part);
+  Workbook wb = index_workbook(package, options, worksheet_parts, worksheet_of_sheet, workbook_part);
   stats.phase_a_s += std::chrono::duration<double>(Clock::now() - start).count();
 
   SheetParseContext context;

@@ -1,6 +1,10 @@
 #include "parts.h"
 
+#include <exception>
+
 #include "docconform/error.h"
+#include "docconform/parallel.h"
+#include "sheet_parser.h"
 #include "rich_text.h"
 #include "xml_text.h"
 
@@ -50,16 +54,84 @@ WorkbookPart read_workbook_part(const std::string& xml, const ScanLimits& limits
   return out;
 }
 
-void read_shared_strings(const std::string& xml, const ScanLimits& limits, SharedStrings& out) {
-  XmlScanner sc = scanner_for(xml, limits);
+namespace {
+
+struct SstChunk {
+  std::u16string arena;
+  std::vector<TextRef> items;
+  bool boundary = false;     // a non-final chunk ended between <si> elements
+  std::string open_names;    // chunk 0: the open element(s) at its end
+  std::string closed_names;  // last chunk: what closed the assumed-open <sst>
+  std::exception_ptr error;
+};
+
+void parse_sst_chunk(const std::uint8_t* data, std::size_t size, std::uint64_t base, bool first, bool final,
+                     const ScanLimits& limits, SstChunk& out) {
+  XmlScanner sc(data, size, base, final, limits);
+  if (!first) sc.assume_open(1);
   TextCollector collector;
-  out.arena.reserve(xml.size() / 2);
-  for (Token t = next_token(sc); t != Token::end_of_input; t = next_token(sc)) {
-    if (t == Token::start && sc.depth() == 2 && span_is(sc.local(), "si")) {
-      out.items.push_back(read_rich_text(sc, collector, out.arena));
+  try {
+    for (Token t = next_token(sc); t != Token::end_of_input; t = next_token(sc)) {
+      if (t == Token::start && sc.depth() == 2 && span_is(sc.local(), "si")) {
+        out.items.push_back(read_rich_text(sc, collector, out.arena));
+      }
     }
+    out.boundary = !final && sc.depth() == 1;
+    out.open_names = sc.open_names();
+    out.closed_names = sc.closed_assumed();
+  } catch (const IncompleteInput&) {
+    out.boundary = false;
   }
-  out.arena.shrink_to_fit();
+}
+
+}  // namespace
+
+void read_shared_strings(const std::string& xml, const ScanLimits& limits, SharedStrings& out,
+                         const LoadOptions& options) {
+  const auto* data = reinterpret_cast<const std::uint8_t*>(xml.data());
+  std::vector<std::pair<std::size_t, std::size_t>> ranges;  // [begin, end) of each chunk
+  const std::size_t target = options.parallel && options.chunk_bytes != 0 ? options.chunk_bytes : xml.size();
+  for (std::size_t at = 0; at < xml.size() || ranges.empty();) {
+    const std::size_t left = xml.size() - at;
+    const std::size_t length = left > target ? find_tag_split(data + at, std::min(left, target), 1, "si") : 0;
+    ranges.emplace_back(at, length ? at + length : xml.size());
+    if (length == 0) break;
+    at += length;
+  }
+  std::vector<SstChunk> chunks(ranges.size());
+  parallel_for(ranges.size(), options.parallel ? options.threads : 1, [&](std::size_t k, unsigned) {
+    try {
+      parse_sst_chunk(data + ranges[k].first, ranges[k].second - ranges[k].first, ranges[k].first, k == 0,
+                      k + 1 == ranges.size(), limits, chunks[k]);
+    } catch (...) {
+      chunks[k].error = std::current_exception();
+    }
+  });
+  bool safe = true;
+  for (std::size_t k = 0; k < chunks.size() && safe; ++k) {
+    if (chunks[k].error) break;
+    if (k + 1 < chunks.size() && !chunks[k].boundary) safe = false;
+  }
+  if (safe && chunks.size() > 1 && !chunks.back().error && chunks.back().closed_names != chunks.front().open_names) {
+    safe = false;
+  }
+  if (!safe) {  // a split point was not an <si> boundary: parse whole
+    chunks.assign(1, SstChunk{});
+    parse_sst_chunk(data, xml.size(), 0, true, true, limits, chunks[0]);
+  }
+  std::size_t units = 0, items = 0;
+  for (const auto& c : chunks) {
+    if (c.error) std::rethrow_exception(c.error);
+    units += c.arena.size();
+    items += c.items.size();
+  }
+  out.arena.reserve(units);
+  out.items.reserve(items);
+  for (const auto& c : chunks) {
+    const std::uint64_t base = out.arena.size();
+    out.arena.append(c.arena);
+    for (const TextRef& r : c.items) out.items.push_back({r.offset + base, r.length});
+  }
 }
 
 std::uint32_t read_cell_format_count(const std::string& xml, const ScanLimits& limits) {

@@ -22,7 +22,10 @@ struct WorkbookPart {
 };
 
 WorkbookPart read_workbook_part(const std::string& xml, const ScanLimits& limits);
-void read_shared_strings(const std::string& xml, const ScanLimits& limits, SharedStrings& out);
+// Shared strings; a large table is split at <si> boundaries and parsed on the pool (chunk_bytes
+// of XML per job, 0 = never), with the same result as a serial parse.
+void read_shared_strings(const std::string& xml, const ScanLimits& limits, SharedStrings& out,
+                         const LoadOptions& options);
 // The number of <xf> in <cellXfs>.
 std::uint32_t read_cell_format_count(const std::string& xml, const ScanLimits& limits);
 std::vector<Comment> read_comments(const std::string& xml, const ScanLimits& limits);

@@ -71,7 +71,10 @@ RowReader::RowReader(const std::string& path, std::size_t sheet_index, const Row
   std::vector<std::string> parts;
   std::vector<std::size_t> of_sheet;
   std::string workbook_part;
-  s.workbook = index_workbook(s.package, options.limits, parts, of_sheet, workbook_part);
+  LoadOptions load;
+  load.parallel = false;
+  load.limits = options.limits;
+  s.workbook = index_workbook(s.package, load, parts, of_sheet, workbook_part);
   if (sheet_index >= s.workbook.sheets.size()) {
     throw Error(ErrorKind::range, {path, "", std::nullopt},
                 "sheet " + std::to_string(sheet_index) + " does not exist (the workbook has " +

@@ -402,7 +402,7 @@ std::string column_letters(std::uint32_t column) {
   return out;
 }
 
-bool is_row_start(const std::uint8_t* data, std::size_t size, std::size_t at) {
+bool is_tag_start(const std::uint8_t* data, std::size_t size, std::size_t at, std::string_view tag) {
   std::size_t name = at + 1;
   std::size_t k = name;
   while (k < size && k - name < 64 && data[k] != ':' && data[k] != ' ' && data[k] != '>' && data[k] != '/' &&
@@ -410,21 +410,25 @@ bool is_row_start(const std::uint8_t* data, std::size_t size, std::size_t at) {
     ++k;
   }
   if (k < size && data[k] == ':') name = k + 1;
-  if (name + 4 > size || std::memcmp(data + name, "row", 3) != 0) return false;
-  const std::uint8_t after = data[name + 3];
+  if (name + tag.size() + 1 > size || std::memcmp(data + name, tag.data(), tag.size()) != 0) return false;
+  const std::uint8_t after = data[name + tag.size()];
   return after == ' ' || after == '>' || after == '/' || after == '\t' || after == '\n' || after == '\r';
 }
 
-std::size_t find_row_split(const std::uint8_t* data, std::size_t size, std::size_t min_offset) {
+std::size_t find_tag_split(const std::uint8_t* data, std::size_t size, std::size_t min_offset, std::string_view tag) {
   std::size_t end = size;
   while (end > min_offset) {
     const void* lt = memrchr(data + min_offset, '<', end - min_offset);
     if (lt == nullptr) return 0;
     const std::size_t at = static_cast<std::size_t>(static_cast<const std::uint8_t*>(lt) - data);
-    if (is_row_start(data, size, at)) return at;
+    if (is_tag_start(data, size, at, tag)) return at;
     end = at;
   }
   return 0;
+}
+
+std::size_t find_row_split(const std::uint8_t* data, std::size_t size, std::size_t min_offset) {
+  return find_tag_split(data, size, min_offset, "row");
 }
 
 std::size_t find_next_row_start(const std::uint8_t* data, std::size_t size, std::size_t from) {
@@ -432,7 +436,7 @@ std::size_t find_next_row_start(const std::uint8_t* data, std::size_t size, std:
     const void* lt = std::memchr(data + from, '<', size - from);
     if (lt == nullptr) return 0;
     const std::size_t at = static_cast<std::size_t>(static_cast<const std::uint8_t*>(lt) - data);
-    if (at > 0 && is_row_start(data, size, at)) return at;
+    if (at > 0 && is_tag_start(data, size, at, "row")) return at;
     from = at + 1;
   }
   return 0;

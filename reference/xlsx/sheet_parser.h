@@ -55,6 +55,9 @@ void parse_sheet_chunk(const std::uint8_t* data, std::size_t size, std::uint64_t
 // Finds a split point: the offset of the last "<row" (any prefix) start tag in data that lies at
 // or after min_offset, or 0 when there is none.
 std::size_t find_row_split(const std::uint8_t* data, std::size_t size, std::size_t min_offset);
+// The same for any element name (local name, any prefix): "<si" for shared strings.
+std::size_t find_tag_split(const std::uint8_t* data, std::size_t size, std::size_t min_offset, std::string_view tag);
+bool is_tag_start(const std::uint8_t* data, std::size_t size, std::size_t at, std::string_view tag);
 // The first "<row" start tag at or after from (never at offset 0), or 0 when there is none.
 std::size_t find_next_row_start(const std::uint8_t* data, std::size_t size, std::size_t from);
 

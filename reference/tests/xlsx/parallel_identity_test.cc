@@ -103,5 +103,16 @@ TEST(XlsxParallelIdentity, UnsafeSplitPointsFallBackToSerial) {
   EXPECT_GT(stats.serial_fallbacks, 0u);
 }
 
+TEST(XlsxParallelIdentity, SharedStringsSplitAtSiBoundaries) {
+  std::string sst, data;
+  for (int i = 0; i < 80; ++i) {
+    sst += "<si><t>s" + std::to_string(i) + "<![CDATA[<si>]]></t><!-- <si> --></si>";
+    data += "<row r=\"" + std::to_string(i + 1) + "\"><c t=\"s\"><v>" + std::to_string(79 - i) + "</v></c></row>";
+  }
+  expect_identical(workbook_with_sheet(sheet(data), sst), "sst");
+  const std::string plain = workbook_with_sheet(sheet(data), "<si><t>a</t></si><si><r><t>b</t></r></si>" + sst);
+  expect_identical(plain, "sst plain");
+}
+
 }  // namespace
 }  // namespace docconform::xlsx::test
