@@ -127,10 +127,12 @@ void read_shared_strings(const std::string& xml, const ScanLimits& limits, Share
   }
   out.arena.reserve(units);
   out.items.reserve(items);
-  for (const auto& c : chunks) {
+  for (auto& c : chunks) {
     const std::uint64_t base = out.arena.size();
     out.arena.append(c.arena);
     for (const TextRef& r : c.items) out.items.push_back({r.offset + base, r.length});
+    std::u16string().swap(c.arena);  // give each chunk's memory back as soon as it is copied
+    std::vector<TextRef>().swap(c.items);
   }
 }
 

@@ -204,6 +204,7 @@ class Pipeline {
     try {
       if (!sheet.stream) sheet.stream = std::make_unique<PartStream>(package_, sheet.part);
       const std::size_t piece = std::min<std::size_t>(target_, 256 << 10);
+      if (target_ != static_cast<std::size_t>(-1)) sheet.pending.reserve(target_ + piece);
       for (;;) {
         const std::size_t n = sheet.stream->read(sheet.pending, piece);
         if (n == 0) {
