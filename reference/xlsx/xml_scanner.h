@@ -27,7 +27,7 @@ struct Span {
 };
 
 inline bool span_is(Span s, std::string_view literal) {
-  return s.size == literal.size() && std::memcmp(s.data, literal.data(), s.size) == 0;
+  return s.size == literal.size() && (s.size == 0 || std::memcmp(s.data, literal.data(), s.size) == 0);
 }
 
 struct Attribute {

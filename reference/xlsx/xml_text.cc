@@ -101,7 +101,8 @@ void TextCollector::add(const XmlScanner& scanner, Token token) {
     return;
   }
   if (!resolved_) {
-    scratch_.assign(reinterpret_cast<const char*>(single_.data), single_.size);
+    scratch_.clear();
+    if (single_.size > 0) scratch_.append(reinterpret_cast<const char*>(single_.data), single_.size);
     resolved_ = true;
   }
   ++pieces_;
@@ -123,6 +124,7 @@ void TextCollector::add(const XmlScanner& scanner, Token token) {
 
 std::size_t append_utf16(Span utf8, std::u16string& arena) {
   const std::size_t start = arena.size();
+  if (utf8.size == 0) return start;
   const std::size_t units = utf16_length(utf8.data, utf8.size);
   arena.resize(start + units);
   decode_utf8_passthrough(utf8.data, utf8.size, arena.data() + start);
