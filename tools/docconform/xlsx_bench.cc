@@ -16,6 +16,7 @@
 #include "docconform/alloc_counter.h"
 #include "docconform/error.h"
 #include "docconform/parallel.h"
+#include "docconform/xlsx/row_reader.h"
 #include "docconform/xlsx/workbook.h"
 
 namespace docconform::cli {
@@ -31,6 +32,7 @@ struct BenchFlags {
   std::string inflate = "workers";
   std::size_t chunk_bytes = xlsx::LoadOptions{}.chunk_bytes;
   bool compare_inflate = false;
+  bool stream = false;
 };
 
 double now_s() { return std::chrono::duration<double>(Clock::now().time_since_epoch()).count(); }
@@ -76,6 +78,35 @@ std::vector<unsigned> parse_thread_list(const std::string& text) {
     if (out.back() == 0) throw Error(ErrorKind::usage, {}, "--threads entries must be at least 1");
   }
   if (out.empty()) throw Error(ErrorKind::usage, {}, "--threads is empty");
+  return out;
+}
+
+struct StreamRun {
+  double median_s = 0;
+  std::uint64_t peak_rss = 0, peak_buffer = 0, rows = 0, cells = 0;
+};
+
+// The streaming row reader over every worksheet: its memory must not grow with the sheet.
+StreamRun measure_stream(const std::string& path, std::size_t sheets, unsigned repeat) {
+  StreamRun out;
+  std::vector<double> times;
+  for (unsigned i = 0; i < repeat; ++i) {
+    reset_peak_rss();
+    out.rows = out.cells = 0;
+    const double t0 = now_s();
+    for (std::size_t s = 0; s < sheets; ++s) {
+      xlsx::RowReader reader(path, s);
+      xlsx::RowView row;
+      while (reader.next(row)) {
+        ++out.rows;
+        out.cells += row.cell_count;
+      }
+      out.peak_buffer = std::max<std::uint64_t>(out.peak_buffer, reader.peak_buffer_bytes());
+    }
+    times.push_back(now_s() - t0);
+    out.peak_rss = std::max(out.peak_rss, peak_rss_bytes());
+  }
+  out.median_s = median(times);
   return out;
 }
 
@@ -224,6 +255,13 @@ void run_bench(const BenchFlags& flags) {
     }
   }
 
+  StreamRun stream;
+  if (flags.stream) {
+    std::cerr << "  streaming row reader\n";
+    const xlsx::Workbook wb = xlsx::load_workbook(bytes, base, flags.file);
+    stream = measure_stream(flags.file, wb.sheets.size(), repeat);
+  }
+
   const double base_median = median(runs.front().wall);
   if (flags.json) {
     std::ostringstream j;
@@ -256,6 +294,11 @@ void run_bench(const BenchFlags& flags) {
       }
       j << "}";
     }
+    if (flags.stream) {
+      j << ",\n  \"stream\": {\"median_s\": " << number(stream.median_s) << ", \"rows\": " << stream.rows
+        << ", \"cells\": " << stream.cells << ", \"peak_rss_bytes\": " << stream.peak_rss
+        << ", \"peak_buffer_bytes\": " << stream.peak_buffer << "}";
+    }
     j << "\n}\n";
     std::cout << j.str();
     return;
@@ -269,6 +312,10 @@ void run_bench(const BenchFlags& flags) {
               << number(*std::max_element(r.wall.begin(), r.wall.end())) << "), speedup " << number(base_median / m)
               << ", cpu " << number(median(r.cpu_ratio)) << ", allocs/cell " << number(r.allocs_per_cell)
               << ", bytes/cell " << number(r.bytes_per_cell) << ", peak RSS " << r.peak_rss / (1 << 20) << " MiB\n";
+  }
+  if (flags.stream) {
+    std::cout << "stream: " << number(stream.median_s) << " s, " << stream.rows << " rows, peak RSS "
+              << stream.peak_rss / (1 << 20) << " MiB, peak buffer " << stream.peak_buffer << " bytes\n";
   }
   for (const auto& [name, medians] : modes) {
     std::cout << "inflate " << name << ":";
@@ -294,6 +341,7 @@ void add_xlsx_bench_command(CommandGroups& groups) {
   bench->add_option("--chunk-bytes", flags->chunk_bytes, "Split sheets into chunks of about this much XML")
       ->capture_default_str();
   bench->add_flag("--compare-inflate", flags->compare_inflate, "Also time both inflate modes at every thread count");
+  bench->add_flag("--stream", flags->stream, "Also time the streaming row reader and report its peak memory");
   bench->callback([flags] { run_bench(*flags); });
 }
 
