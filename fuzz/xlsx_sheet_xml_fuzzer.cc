@@ -82,11 +82,11 @@ bool scanner_events(const std::uint8_t* data, std::size_t size, std::string& out
         case Token::start: {
           events.flush();
           events.out += "<";
-          if (sc.prefix().size) events.out += std::string(sc.prefix().view()) + ":";
+          if (sc.prefix().data) events.out += std::string(sc.prefix().view()) + ":";  // a colon was there
           events.out += sc.local().view();
           for (const auto& a : sc.attributes()) {
             events.out += " ";
-            if (a.prefix.size) events.out += std::string(a.prefix.view()) + ":";
+            if (a.prefix.data) events.out += std::string(a.prefix.view()) + ":";
             events.out += std::string(a.local.view()) + "=" + attribute_bytes(a, sc.token_offset());
           }
           events.out += ">\n";
