@@ -90,7 +90,9 @@ void read_shared_strings(const std::string& xml, const ScanLimits& limits, Share
                          const LoadOptions& options) {
   const auto* data = reinterpret_cast<const std::uint8_t*>(xml.data());
   std::vector<std::pair<std::size_t, std::size_t>> ranges;  // [begin, end) of each chunk
-  const std::size_t target = options.parallel && options.chunk_bytes != 0 ? options.chunk_bytes : xml.size();
+  // Shared strings cost more per byte than sheet XML and block every sheet: split finer.
+  const std::size_t target =
+      options.parallel && options.chunk_bytes != 0 ? std::min<std::size_t>(options.chunk_bytes, 256 << 10) : xml.size();
   for (std::size_t at = 0; at < xml.size() || ranges.empty();) {
     const std::size_t left = xml.size() - at;
     const std::size_t length = left > target ? find_tag_split(data + at, std::min(left, target), 1, "si") : 0;
