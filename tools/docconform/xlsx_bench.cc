@@ -112,7 +112,7 @@ StreamRun measure_stream(const std::string& path, std::size_t sheets, unsigned r
 
 struct Run {
   unsigned threads = 1;
-  std::vector<double> wall, cpu_ratio, a, b, c;
+  std::vector<double> wall, cpu, cpu_ratio, a, b, c;
   double allocs_per_cell = 0, bytes_per_cell = 0;
   std::uint64_t peak_rss = 0;
 };
@@ -134,6 +134,7 @@ Run measure(const std::string& bytes, const xlsx::LoadOptions& options, unsigned
       run.peak_rss = std::max(run.peak_rss, peak_rss_bytes());
       cells = wb.cell_count();
       run.wall.push_back(t1 - t0);
+      run.cpu.push_back(cpu1 - cpu0);
       run.cpu_ratio.push_back((cpu1 - cpu0) / std::max(t1 - t0, 1e-9));
       run.a.push_back(stats.phase_a_s);
       run.b.push_back(stats.phase_b_s);
@@ -148,7 +149,7 @@ Run measure(const std::string& bytes, const xlsx::LoadOptions& options, unsigned
 
 // Inflating the workbook's worksheet parts, one after the other, with libzip (the loader's
 // inflater) into a reused buffer: the floor of any load.
-double inflate_only(const std::string& bytes, const std::string& label) {
+double inflate_only(const std::string& bytes, const std::string& label, double& cpu_s) {
   zip_error_t error;
   zip_error_init(&error);
   zip_source_t* source = zip_source_buffer_create(bytes.data(), bytes.size(), 0, &error);
@@ -161,6 +162,7 @@ double inflate_only(const std::string& bytes, const std::string& label) {
   // The worksheet parts the loader reads: the workbook's sheets, found by a plain load.
   const xlsx::Workbook wb = xlsx::load_workbook(bytes, xlsx::LoadOptions{}, label);
   std::vector<char> buffer(1 << 20);
+  const double cpu0 = process_cpu_s();
   const double t0 = now_s();
   for (const auto& sheet : wb.sheets) {
     if (sheet.kind != xlsx::SheetKind::worksheet) continue;
@@ -171,6 +173,7 @@ double inflate_only(const std::string& bytes, const std::string& label) {
     zip_fclose(f);
   }
   const double t = now_s() - t0;
+  cpu_s = process_cpu_s() - cpu0;
   zip_discard(zip);
   return t;
 }
@@ -221,9 +224,14 @@ void run_bench(const BenchFlags& flags) {
   base.chunk_bytes = flags.chunk_bytes;
 
   std::cerr << "bench xlsx: " << flags.file << ", " << repeat << " repeats\n";
-  std::vector<double> floor_times;
-  for (unsigned i = 0; i < repeat; ++i) floor_times.push_back(inflate_only(bytes, flags.file));
+  std::vector<double> floor_times, floor_cpu;
+  for (unsigned i = 0; i < repeat; ++i) {
+    double cpu = 0;
+    floor_times.push_back(inflate_only(bytes, flags.file, cpu));
+    floor_cpu.push_back(cpu);
+  }
   const double floor = median(floor_times);
+  const double floor_cpu_s = median(floor_cpu);
 
   std::size_t cells = 0;
   std::vector<Run> runs;
@@ -268,7 +276,7 @@ void run_bench(const BenchFlags& flags) {
     j << "{\n  \"file\": \"" << flags.file << "\",\n  \"bytes\": " << bytes.size() << ",\n  \"cells\": " << cells
       << ",\n  \"repeat\": " << repeat << ",\n  \"inflate_mode\": \"" << flags.inflate << "\",\n  \"chunk_bytes\": "
       << flags.chunk_bytes << ",\n  \"hardware_threads\": " << hardware_threads()
-      << ",\n  \"load_average_1min\": " << load_average() << ",\n  \"inflate_only_s\": " << number(floor) << ",\n  \"ceiling_speedup\": " << number(ceiling)
+      << ",\n  \"load_average_1min\": " << load_average() << ",\n  \"inflate_only_s\": " << number(floor) << ",\n  \"inflate_only_cpu_s\": " << number(floor_cpu_s) << ",\n  \"ceiling_speedup\": " << number(ceiling)
       << ",\n  \"runs\": [\n";
     for (std::size_t i = 0; i < runs.size(); ++i) {
       const Run& r = runs[i];
@@ -277,6 +285,7 @@ void run_bench(const BenchFlags& flags) {
         << ", \"min_s\": " << number(*std::min_element(r.wall.begin(), r.wall.end()))
         << ", \"max_s\": " << number(*std::max_element(r.wall.begin(), r.wall.end()))
         << ", \"speedup\": " << number(base_median / m) << ", \"cpu_utilization\": " << number(median(r.cpu_ratio))
+        << ", \"cpu_s\": " << number(median(r.cpu)) << ", \"cpu_vs_inflate_only_cpu\": " << number(median(r.cpu) / floor_cpu_s)
         << ", \"allocs_per_cell\": " << number(r.allocs_per_cell) << ", \"bytes_per_cell\": " << number(r.bytes_per_cell)
         << ", \"peak_rss_bytes\": " << r.peak_rss << ", \"cells_per_s\": " << number(static_cast<double>(cells) / m)
         << ", \"phase_a_s\": " << number(median(r.a)) << ", \"phase_b_s\": " << number(median(r.b))
