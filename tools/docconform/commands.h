@@ -19,5 +19,6 @@ void add_golden_commands(CommandGroups& groups);
 void add_conform_commands(CommandGroups& groups);
 void add_pdf_commands(CommandGroups& groups);
 void add_sst_commands(CommandGroups& groups);
+void add_xlsx_commands(CommandGroups& groups);
 
 }  // namespace docconform::cli

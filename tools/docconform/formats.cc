@@ -4,6 +4,8 @@
 #include "docconform/pdf/dump.h"
 #include "docconform/sst/xls.h"
 #include "docconform/utf8_dump.h"
+#include "docconform/xlsx/dump.h"
+#include "docconform/xlsx/workbook.h"
 
 namespace docconform::cli {
 
@@ -13,6 +15,7 @@ const std::vector<DumpFormat>& dump_formats() {
       {"pdf", {".pdf"}, [](const std::string& path) { return pdf::pdf_dump_file(path, {}, 2); }, "pdf"},
       {"pdf3", {".pdf"}, [](const std::string& path) { return pdf::pdf_dump_file(path, {}, 3); }, "pdf --level 3"},
       {"sst", {".xls", ".sst"}, [](const std::string& path) { return sst::sst_dump(read_file(path), {}, path); }, "sst"},
+      {"xlsx", {".xlsx", ".xlsm"}, [](const std::string& path) { return xlsx::dump(xlsx::load_workbook_file(path)); }, "xlsx"},
   };
   return formats;
 }

@@ -39,6 +39,7 @@ int main(int argc, char** argv) {
   docconform::cli::add_conform_commands(groups);
   docconform::cli::add_pdf_commands(groups);
   docconform::cli::add_sst_commands(groups);
+  docconform::cli::add_xlsx_commands(groups);
 
   try {
     app.parse(argc, argv);

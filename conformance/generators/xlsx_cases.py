@@ -1,0 +1,392 @@
+#!/usr/bin/python3
+"""Writes the synthetic xlsx conformance cases (conformance/cases/xlsx/{y,n,i}_*.xlsx) and the
+generated part of CASES.tsv. Deterministic: fixed zip timestamps, fixed entry order.
+
+Usage: xlsx_cases.py OUT_DIR
+"""
+import os
+import struct
+import sys
+import zipfile
+
+MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+PKG = "http://schemas.openxmlformats.org/package/2006/relationships"
+DECL = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+
+
+def rels(items):
+    x = '<Relationships xmlns="%s">' % PKG
+    for i, (kind, target) in enumerate(items, 1):
+        x += '<Relationship Id="rId%d" Type="%s/%s" Target="%s"/>' % (i, REL, kind, target)
+    return x + "</Relationships>"
+
+
+def content_types(overrides):
+    x = ('<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+         '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+         '<Default Extension="xml" ContentType="application/xml"/>')
+    for part, kind in overrides:
+        x += '<Override PartName="%s" ContentType="application/vnd.openxmlformats-officedocument.%s"/>' % (part, kind)
+    return x + "</Types>"
+
+
+def sheet(data, after="", prefix=""):
+    p = prefix + ":" if prefix else ""
+    ns = ' xmlns%s="%s"' % (":" + prefix if prefix else "", MAIN)
+    return '%s<%sworksheet%s xmlns:r="%s"><%ssheetData>%s</%ssheetData>%s</%sworksheet>' % (
+        DECL, p, ns, REL, p, data, p, after, p)
+
+
+def workbook(sheets='<sheet name="Sheet1" sheetId="1" r:id="rId1"/>', pr=""):
+    return '%s<workbook xmlns="%s" xmlns:r="%s">%s<sheets>%s</sheets></workbook>' % (DECL, MAIN, REL, pr, sheets)
+
+
+def package(sheet_xml, sst=None, extra=(), wb=None, wb_rels=None, root_rels=None, sheet_rels=None):
+    """Entries of a one-sheet package (each argument overrides one part)."""
+    overrides = [("/xl/workbook.xml", "spreadsheetml.sheet.main+xml"),
+                 ("/xl/worksheets/sheet1.xml", "spreadsheetml.worksheet+xml")]
+    items = [("worksheet", "worksheets/sheet1.xml")]
+    if sst is not None:
+        items.append(("sharedStrings", "sharedStrings.xml"))
+        overrides.append(("/xl/sharedStrings.xml", "spreadsheetml.sharedStrings+xml"))
+    entries = [
+        ("[Content_Types].xml", content_types(overrides)),
+        ("_rels/.rels", root_rels or rels([("officeDocument", "xl/workbook.xml")])),
+        ("xl/workbook.xml", wb or workbook()),
+        ("xl/_rels/workbook.xml.rels", wb_rels or rels(items)),
+        ("xl/worksheets/sheet1.xml", sheet_xml),
+    ]
+    if sst is not None:
+        entries.append(("xl/sharedStrings.xml", '%s<sst xmlns="%s">%s</sst>' % (DECL, MAIN, sst)))
+    if sheet_rels is not None:
+        entries.append(("xl/worksheets/_rels/sheet1.xml.rels", sheet_rels))
+    entries.extend(extra)
+    return entries
+
+
+def write_zip(path, entries):
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in entries:
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 2, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            z.writestr(info, data.encode("utf-8") if isinstance(data, str) else data)
+
+
+def cells(*cs):
+    return "".join(cs)
+
+
+CASES = []
+
+
+def case(name, what, rule):
+    def register(fn):
+        CASES.append((name, what, rule, fn))
+        return fn
+    return register
+
+
+ROW = '<row r="1">%s</row>'
+
+
+@case("y_minimal.xlsx", "one number in one sheet; no sharedStrings, no styles", "ECMA-376 Part 1 18.3.1.4 c")
+def _():
+    return package(sheet(ROW % '<c r="A1"><v>42</v></c>'))
+
+
+@case("y_cell_types.xlsx", "t = n, s, str, inlineStr, b, e", "ECMA-376 Part 1 18.18.11 ST_CellType")
+def _():
+    return package(sheet(ROW % cells('<c r="A1"><v>1.5</v></c>', '<c r="B1" t="s"><v>0</v></c>',
+                                     '<c r="C1" t="str"><f>"x"&amp;"y"</f><v>xy</v></c>',
+                                     '<c r="D1" t="inlineStr"><is><t>inline</t></is></c>',
+                                     '<c r="E1" t="b"><v>1</v></c>', '<c r="F1" t="e"><v>#N/A</v></c>')),
+                   sst="<si><t>shared</t></si>")
+
+
+@case("y_numbers.xlsx", "xsd:double forms: exponent, negative zero, long digits, tiny and huge",
+      "ECMA-376 Part 1 18.3.1.96 v; XML Schema xsd:double")
+def _():
+    values = ["0", "1E-3", "1.7976931348623157E308", "5E-324", "0.1", "123456789012345678901234",
+              "-42", "3.0", "0.30000000000000004", "1e21", "1e-7"]
+    return package(sheet(ROW % "".join('<c r="%s1"><v>%s</v></c>' % (chr(65 + i), v) for i, v in enumerate(values))))
+
+
+@case("y_implicit_refs.xlsx", "rows and cells without r are numbered from the previous one",
+      "MS-OI29500 2.1.611 (c element, note c); calamine #261")
+def _():
+    return package(sheet('<row><c><v>1</v></c><c><v>2</v></c></row><row r="4"><c r="C4"><v>3</v></c><c><v>4</v></c>'
+                         '</row><row><c><v>5</v></c><c r="E5"><v>6</v></c><c><v>7</v></c></row>'))
+
+
+@case("i_negative_zero.xlsx", "-0 is a double (openpyxl reads it as the integer 0)", "XML Schema xsd:double")
+def _():
+    return package(sheet(ROW % '<c r="A1"><v>-0</v></c><c r="B1"><v>-0.0</v></c>'))
+
+
+@case("i_cell_row_conflict.xlsx", "a cell reference naming another row than its implied <row>: the row wins",
+      "MS-OI29500 c note; openpyxl and calamine place the cell by its own reference")
+def _():
+    return package(sheet('<row><c><v>5</v></c><c r="E6"><v>6</v></c></row>'))
+
+
+@case("y_rich_text_phonetic.xlsx", "shared string runs concatenated, rPh phonetic text excluded",
+      "ECMA-376 Part 1 18.4.8 si, 18.4.6 rPh")
+def _():
+    sst = ('<si><r><rPr><b/><sz val="11"/></rPr><t>bold</t></r><r><t xml:space="preserve"> rest</t></r></si>'
+           '<si><t>\u8ab2\u304d\u304f</t><rPh sb="0" eb="1"><t>\u30ab</t></rPh><phoneticPr fontId="1"/></si>'
+           '<si/>')
+    return package(sheet(ROW % cells('<c r="A1" t="s"><v>0</v></c>', '<c r="B1" t="s"><v>1</v></c>',
+                                     '<c r="C1" t="s"><v>2</v></c>')), sst=sst)
+
+
+@case("y_namespace_prefix.xlsx", "SpreadsheetML with a namespace prefix on every element",
+      "Namespaces in XML 1.0; ExcelDataReader #682")
+def _():
+    data = '<x:row r="1"><x:c r="A1" t="inlineStr"><x:is><x:t>prefixed</x:t></x:is></x:c><x:c r="B1"><x:v>2</x:v></x:c></x:row>'
+    return package(sheet(data, prefix="x"))
+
+
+@case("y_xml_features.xlsx", "references, CDATA, comments, PIs, single quotes, BOM, CRLF",
+      "XML 1.0 2.4, 2.5, 2.6, 2.7, 2.11, 4.1")
+def _():
+    body = sheet("<!-- a comment --><?pi x?><row r='1'><c r='A1' t='inlineStr'><is><t>&amp;&lt;&gt;&quot;&apos;"
+                 "&#10;&#x1F600;<![CDATA[<b>&amp;</b>]]>a\r\nb</t></is></c>"
+                 "<c r='B1'><v>1<!-- split -->2</v></c></row>")
+    return package("\ufeff" + body)
+
+
+@case("y_absolute_targets.xlsx", "absolute relationship targets (leading /)",
+      "ECMA-376 Part 2 9.3; readxl #294, PhpSpreadsheet #907")
+def _():
+    return package(sheet(ROW % '<c r="A1"><v>1</v></c>'),
+                   root_rels=rels([("officeDocument", "/xl/workbook.xml")]),
+                   wb_rels=rels([("worksheet", "/xl/worksheets/sheet1.xml")]))
+
+
+@case("y_dotdot_targets.xlsx", "workbook in another folder, ../ targets, odd part names",
+      "ECMA-376 Part 2 9.3 (relative references, RFC 3986)")
+def _():
+    return [("[Content_Types].xml", content_types([("/book/main.xml", "spreadsheetml.sheet.main+xml")])),
+            ("_rels/.rels", rels([("officeDocument", "book/main.xml")])),
+            ("book/main.xml", workbook()),
+            ("book/_rels/main.xml.rels", rels([("worksheet", "../data/./first.xml")])),
+            ("data/first.xml", sheet(ROW % '<c r="A1"><v>1</v></c>'))]
+
+
+@case("y_case_insensitive_names.xlsx", "part names differ in case from the relationship targets",
+      "ECMA-376 Part 2 9.1.1.1 (part names compare case-insensitively)")
+def _():
+    entries = package(sheet(ROW % '<c r="A1"><v>1</v></c>'))
+    return [(n.replace("xl/worksheets/sheet1.xml", "XL/Worksheets/Sheet1.XML"), d) for n, d in entries]
+
+
+@case("y_sheet_states.xlsx", "three sheets: visible, hidden, veryHidden; names with & and non-ASCII",
+      "ECMA-376 Part 1 18.2.19 sheet, 18.18.68 ST_SheetState")
+def _():
+    wb = workbook('<sheet name="A &amp; B" sheetId="1" r:id="rId1"/><sheet name="\u00e9t\u00e9" sheetId="2" '
+                  'r:id="rId2" state="hidden"/><sheet name="V" sheetId="3" r:id="rId3" state="veryHidden"/>')
+    s = sheet(ROW % '<c r="A1"><v>1</v></c>')
+    return [("[Content_Types].xml", content_types([("/xl/workbook.xml", "spreadsheetml.sheet.main+xml")])),
+            ("_rels/.rels", rels([("officeDocument", "xl/workbook.xml")])), ("xl/workbook.xml", wb),
+            ("xl/_rels/workbook.xml.rels", rels([("worksheet", "worksheets/s%d.xml" % i) for i in (1, 2, 3)]))] + \
+           [("xl/worksheets/s%d.xml" % i, s) for i in (1, 2, 3)]
+
+
+@case("y_date1904.xlsx", "date1904=\"true\" (xsd:boolean spelled out, as LibreOffice writes)",
+      "ECMA-376 Part 1 18.2.28 workbookPr; excel-streaming-reader #218")
+def _():
+    return package(sheet(ROW % '<c r="A1"><v>42735</v></c>'), wb=workbook(pr='<workbookPr date1904="true"/>'))
+
+
+@case("y_comments_tables_merged.xlsx", "a comment, a table and a merged range",
+      "ECMA-376 Part 1 18.7 comments, 18.5 tables, 18.3.1.55 mergeCell")
+def _():
+    s = sheet('<row r="1"><c r="A1" t="inlineStr"><is><t>H</t></is></c><c r="B1" t="inlineStr"><is><t>I</t></is></c>'
+              '</row><row r="2"><c r="A2"><v>1</v></c><c r="B2"><v>2</v></c><c r="D2"><v>3</v></c></row>',
+              '<mergeCells count="1"><mergeCell ref="D2:E3"/></mergeCells>'
+              '<tableParts count="1"><tablePart r:id="rId2"/></tableParts>')
+    comments = ('%s<comments xmlns="%s"><authors><author>Ann</author></authors><commentList>'
+                '<comment ref="B2" authorId="0"><text><r><rPr><b/></rPr><t>Ann:</t></r><r><t xml:space="preserve">'
+                ' note</t></r></text></comment></commentList></comments>' % (DECL, MAIN))
+    table = ('%s<table xmlns="%s" id="1" name="Sales" displayName="Sales" ref="A1:B2"><autoFilter ref="A1:B2"/>'
+             '<tableColumns count="2"><tableColumn id="1" name="H"/><tableColumn id="2" name="I"/></tableColumns>'
+             '</table>' % (DECL, MAIN))
+    return package(s, sheet_rels=rels([("comments", "../comments1.xml"), ("table", "../tables/table1.xml")]),
+                   extra=[("xl/comments1.xml", comments), ("xl/tables/table1.xml", table)])
+
+
+@case("y_formulas.xlsx", "normal and array formulas next to their cached values",
+      "ECMA-376 Part 1 18.3.1.40 f")
+def _():
+    return package(sheet(ROW % cells('<c r="A1"><v>2</v></c>', '<c r="B1"><f>A1*2</f><v>4</v></c>',
+                                     '<c r="C1"><f t="array" ref="C1">SUM(A1:B1)</f><v>6</v></c>')))
+
+
+@case("y_empty_sst.xlsx", "an empty shared string table and a sheet of numbers",
+      "ECMA-376 Part 1 18.4.9 sst; simplexlsx #88")
+def _():
+    return package(sheet(ROW % '<c r="A1"><v>1</v></c>'), sst="")
+
+
+@case("i_ooxml_escapes.xlsx", "_xHHHH_ escapes decoded in one pass; _x005F_ protects a literal",
+      "ECMA-376 Part 1 22.9.2.19 ST_Xstring; MS-OI29500 2.1.1293; openpyxl strips only x005F_")
+def _():
+    return package(sheet(ROW % cells('<c r="A1" t="s"><v>0</v></c>', '<c r="B1" t="s"><v>1</v></c>',
+                                     '<c r="C1" t="s"><v>2</v></c>')),
+                   sst="<si><t>a_x000D_b</t></si><si><t>_x005F_x000D_</t></si><si><t>_xd_ _x00G0_</t></si>")
+
+
+@case("i_malformed_utf8.xlsx", "ill-formed UTF-8 in a string: bytes pass through as code units",
+      "BRIEF byte passthrough rule; XML 1.0 2.2 (a parser rejects it)")
+def _():
+    return package(sheet(ROW % '<c r="A1" t="inlineStr"><is><t>ok \xc3( \xff</t></is></c>').encode("latin-1"))
+
+
+@case("i_whitespace.xlsx", "leading/trailing spaces without xml:space=\"preserve\" are kept",
+      "ECMA-376 Part 1 18.4.12 t; calamine trims (#671)")
+def _():
+    return package(sheet(ROW % '<c r="A1" t="s"><v>0</v></c>'), sst="<si><t>  padded  </t></si>")
+
+
+@case("i_duplicate_cells.xlsx", "the same cell twice: the later one wins", "openpyxl and calamine overwrite")
+def _():
+    return package(sheet('<row r="1"><c r="A1"><v>1</v></c><c r="A1"><v>2</v></c></row>'))
+
+
+@case("i_boolean_words.xlsx", "t=\"b\" written as true/false", "ECMA-376 18.18.11 (b is 0 or 1); xsd:boolean")
+def _():
+    return package(sheet(ROW % cells('<c r="A1" t="b"><v>true</v></c>', '<c r="B1" t="b"><v>false</v></c>')))
+
+
+@case("i_iso_date_cell.xlsx", "t=\"d\" keeps its ISO 8601 text", "ECMA-376 Part 1 18.18.11 (d)")
+def _():
+    return package(sheet(ROW % '<c r="A1" t="d"><v>2021-01-01T10:10:10</v></c>'))
+
+
+@case("i_shared_formula.xlsx", "a shared formula: dependents keep si and an empty text",
+      "ECMA-376 Part 1 18.3.1.40 f (t=shared)")
+def _():
+    return package(sheet('<row r="1"><c r="A1"><v>1</v></c><c r="B1"><f t="shared" ref="B1:B2" si="0">A1*2</f>'
+                         '<v>2</v></c></row><row r="2"><c r="A2"><v>2</v></c><c r="B2"><f t="shared" si="0"/>'
+                         '<v>4</v></c></row>'))
+
+
+@case("i_empty_values.xlsx", "<v/> means no value (str: the empty string)", "calamine #607")
+def _():
+    return package(sheet(ROW % cells('<c r="A1"><v/></c>', '<c r="B1" t="str"><v></v></c>', '<c r="C1" s="1"/>')))
+
+
+@case("i_deep_nesting.xlsx", "unknown elements nested 300 deep inside a cell (limit 256)",
+      "docconform Limits::max_depth")
+def _():
+    return package(sheet(ROW % ('<c r="A1">' + "<x>" * 300 + "</x>" * 300 + "</c>")))
+
+
+@case("n_not_a_zip.xlsx", "plain text, not a zip archive", "ECMA-376 Part 2 (ZIP package)")
+def _():
+    return b"this is not a zip archive\n"
+
+
+@case("n_truncated_zip.xlsx", "a valid package cut in half", "APPNOTE.TXT 4.3 (central directory)")
+def _():
+    path = "/tmp/_docconform_truncated.xlsx"
+    write_zip(path, package(sheet(ROW % '<c r="A1"><v>1</v></c>')))
+    data = open(path, "rb").read()
+    os.remove(path)
+    return data[:len(data) // 2]
+
+
+@case("n_no_office_document.xlsx", "_rels/.rels has no officeDocument relationship",
+      "ECMA-376 Part 1 (officeDocument relationship)")
+def _():
+    return package(sheet(ROW % '<c r="A1"><v>1</v></c>'), root_rels=rels([]))
+
+
+@case("n_missing_sheet_part.xlsx", "the worksheet relationship targets a part not in the zip",
+      "ECMA-376 Part 2 9.3")
+def _():
+    return package(sheet(ROW % '<c r="A1"><v>1</v></c>'), wb_rels=rels([("worksheet", "worksheets/none.xml")]))
+
+
+@case("n_cyclic_relationship.xlsx", "the worksheet relationship points back at the workbook part",
+      "ECMA-376 Part 2 9.3")
+def _():
+    return package(sheet(ROW % '<c r="A1"><v>1</v></c>'), wb_rels=rels([("worksheet", "workbook.xml")]))
+
+
+@case("n_sst_index_out_of_range.xlsx", "t=\"s\" index 5 into a table of one string", "ECMA-376 Part 1 18.18.11 (s)")
+def _():
+    return package(sheet(ROW % '<c r="A1" t="s"><v>5</v></c>'), sst="<si><t>one</t></si>")
+
+
+@case("n_row_beyond_limit.xlsx", "row 1048577", "ECMA-376 Part 1 18.3.1.73 row (r <= 1048576)")
+def _():
+    return package(sheet('<row r="1048577"><c r="A1048577"><v>1</v></c></row>'))
+
+
+@case("n_column_beyond_limit.xlsx", "column XFE (16385)", "ECMA-376 Part 1 18.3.1.4 c (columns A..XFD)")
+def _():
+    return package(sheet(ROW % '<c r="XFE1"><v>1</v></c>'))
+
+
+@case("n_doctype_entities.xlsx", "a DOCTYPE declaring entities (billion laughs)", "XML 1.0 2.8; POI poc-xmlbomb")
+def _():
+    doc = ('<?xml version="1.0"?><!DOCTYPE worksheet [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;">]>'
+           + sheet(ROW % '<c r="A1" t="str"><v>&b;</v></c>')[len(DECL):])
+    return package(doc)
+
+
+@case("n_undefined_entity.xlsx", "&nbsp; without a DTD", "XML 1.0 4.1 (WFC: Entity Declared)")
+def _():
+    return package(sheet(ROW % '<c r="A1" t="str"><v>a&nbsp;b</v></c>'))
+
+
+@case("n_mismatched_tags.xlsx", "</c> closes <v>", "XML 1.0 3 (WFC: Element Type Match)")
+def _():
+    return package(sheet(ROW % '<c r="A1"><v>1</c></v>'))
+
+
+@case("n_not_a_number.xlsx", "a number cell whose value is text", "ECMA-376 Part 1 18.18.11 (n)")
+def _():
+    return package(sheet(ROW % '<c r="A1"><v>abc</v></c>'))
+
+
+@case("n_declared_size_bomb.xlsx", "the sheet declares 4 GB uncompressed (zip bomb by declared size)",
+      "docconform Limits::max_part_bytes; POI ZipSecureFile")
+def _():
+    path = "/tmp/_docconform_bomb.xlsx"
+    write_zip(path, package(sheet(ROW % '<c r="A1"><v>1</v></c>')))
+    data = bytearray(open(path, "rb").read())
+    os.remove(path)
+    name = b"xl/worksheets/sheet1.xml"
+    at = data.find(b"PK\x01\x02")
+    while at >= 0:
+        name_length = struct.unpack_from("<H", data, at + 28)[0]
+        if bytes(data[at + 46:at + 46 + name_length]) == name:
+            struct.pack_into("<I", data, at + 24, 0xFFFFFFF0)
+        at = data.find(b"PK\x01\x02", at + 4)
+    return bytes(data)
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    lines = []
+    for name, what, rule, fn in CASES:
+        result = fn()
+        path = os.path.join(out, name)
+        if isinstance(result, (bytes, bytearray)):
+            with open(path, "wb") as f:
+                f.write(result)
+        else:
+            write_zip(path, result)
+        verdict = name.split("_", 1)[0]
+        lines.append("%s\t%s\t%s\t%s" % (name, verdict, what, rule))
+    with open(os.path.join(out, "CASES.generated.tsv"), "w") as f:  # merged into CASES.tsv by hand
+        f.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,49 @@
+// xlsx_package: whole .xlsx packages. Every input either loads or fails with a docconform::Error;
+// a load on the pool (inflating in the workers, sheets split into small chunks) gives the same
+// dump, byte for byte, as the serial load, and fails exactly when the serial load fails.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "docconform/error.h"
+#include "docconform/xlsx/dump.h"
+#include "docconform/xlsx/workbook.h"
+#include "fuzz_check.h"
+
+namespace {
+
+constexpr std::size_t max_input = 1 << 20;
+
+bool load(std::string_view bytes, const docconform::xlsx::LoadOptions& options, std::string& dump) {
+  try {
+    dump = docconform::xlsx::dump(docconform::xlsx::load_workbook(bytes, options, "fuzz.xlsx"));
+    return true;
+  } catch (const docconform::Error& e) {
+    dump = e.what();
+    return false;
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size > max_input) return -1;
+  const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+  docconform::xlsx::LoadOptions serial;
+  serial.parallel = false;
+  serial.chunk_bytes = 0;
+  serial.inflate = docconform::xlsx::InflateMode::serial;
+  serial.limits = docconform::xlsx::Limits::fuzz();
+  docconform::xlsx::LoadOptions pooled = serial;
+  pooled.parallel = true;
+  pooled.threads = 2;
+  pooled.chunk_bytes = 200;
+  pooled.inflate = docconform::xlsx::InflateMode::workers;
+
+  std::string a, b;
+  const bool ok_serial = load(bytes, serial, a);
+  const bool ok_pooled = load(bytes, pooled, b);
+  FUZZ_CHECK(ok_serial == ok_pooled, data, size);
+  if (ok_serial) FUZZ_CHECK(a == b, data, size);
+  return 0;
+}

@@ -1,0 +1,140 @@
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "docconform/error.h"
+#include "test_workbook.h"
+
+namespace docconform::xlsx::test {
+namespace {
+
+Error error_of(const std::string& bytes, const LoadOptions& options = {}) {
+  try {
+    load_workbook(bytes, options, "bad.xlsx");
+  } catch (const Error& e) {
+    return e;
+  }
+  ADD_FAILURE() << "loaded";
+  return Error(ErrorKind::usage, {}, "");
+}
+
+// Sets the uncompressed size an entry declares in the central directory.
+void patch_declared_size(std::string& zip, const std::string& name, std::uint32_t size) {
+  std::size_t at = 0;
+  while ((at = zip.find("PK\x01\x02", at)) != std::string::npos) {
+    std::uint16_t name_length;
+    std::memcpy(&name_length, zip.data() + at + 28, 2);
+    if (zip.compare(at + 46, name_length, name) == 0) {
+      std::memcpy(zip.data() + at + 24, &size, 4);
+      return;
+    }
+    at += 4;
+  }
+  FAIL() << "entry not found";
+}
+
+TEST(XlsxBadInput, CorruptZip) {
+  EXPECT_EQ(error_of("").kind(), ErrorKind::format);
+  EXPECT_EQ(error_of("PK\x03\x04 not really").kind(), ErrorKind::format);
+  GenOptions g;
+  g.rows = 50;
+  std::string bytes = generate_workbook(g);
+  const std::size_t at = bytes.find("xl/worksheets/sheet1.xml") + 40;  // inside the compressed data
+  for (std::size_t i = 0; i < 16; ++i) bytes[at + i] = static_cast<char>(bytes[at + i] ^ 0x5A);
+  const Error e = error_of(bytes);
+  EXPECT_EQ(e.kind(), ErrorKind::format);
+  EXPECT_EQ(e.context().file, "bad.xlsx");
+}
+
+TEST(XlsxBadInput, SharedStringIndexOutOfRangeNamesPartAndOffset) {
+  const std::string s = sheet("<row r=\"1\"><c r=\"A1\" t=\"s\"><v>1</v></c></row>");
+  const Error e = error_of(workbook_with_sheet(s, "<si><t>only</t></si>"));
+  EXPECT_EQ(e.kind(), ErrorKind::range);
+  EXPECT_EQ(e.context().part, "xl/worksheets/sheet1.xml");
+  EXPECT_EQ(e.context().offset, s.find("<v>"));
+}
+
+TEST(XlsxBadInput, ReferencesOutsideTheSheetLimits) {
+  for (const char* data : {"<row r=\"1048577\"/>", "<row r=\"1\"><c r=\"XFE1\"><v>1</v></c></row>",
+                           "<row r=\"1\"><c r=\"A1048577\"><v>1</v></c></row>", "<row r=\"0\"/>",
+                           "<row r=\"1048576\"/><row/>"}) {
+    const Error e = error_of(workbook_with_sheet(sheet(data)));
+    EXPECT_EQ(e.kind(), ErrorKind::range) << data;
+    EXPECT_TRUE(e.context().offset.has_value()) << data;
+  }
+  std::string cells = "<row r=\"1\"><c r=\"XFD1\"><v>1</v></c><c><v>2</v></c></row>";
+  EXPECT_EQ(error_of(workbook_with_sheet(sheet(cells))).kind(), ErrorKind::range);
+}
+
+TEST(XlsxBadInput, ImpliedRowsBeyondTheLimitAcrossChunks) {
+  std::string data = "<row r=\"1048575\"><c><v>1</v></c></row>";
+  for (int i = 0; i < 5; ++i) data += "<row><c><v>1</v></c></row>";
+  LoadOptions small;
+  small.chunk_bytes = 40;
+  for (const LoadOptions& o : {LoadOptions{}, small}) {
+    EXPECT_EQ(error_of(workbook_with_sheet(sheet(data)), o).kind(), ErrorKind::range);
+  }
+}
+
+TEST(XlsxBadInput, ZipBombByActualSize) {
+  const std::string s = sheet("<row r=\"1\"><c r=\"A1\"><v>1</v></c></row>" + std::string(8 << 20, ' '));
+  LoadOptions o;
+  o.limits.inflate_floor = 1 << 20;
+  o.limits.inflate_ratio = 10;
+  const Error e = error_of(workbook_with_sheet(s), o);
+  EXPECT_EQ(e.kind(), ErrorKind::limit);
+  EXPECT_EQ(e.context().part, "xl/worksheets/sheet1.xml");
+  o.inflate = InflateMode::serial;
+  EXPECT_EQ(error_of(workbook_with_sheet(s), o).kind(), ErrorKind::limit);
+}
+
+TEST(XlsxBadInput, ZipBombByDeclaredSize) {
+  std::string bytes = workbook_with_sheet(sheet("<row r=\"1\"/>"));
+  patch_declared_size(bytes, "xl/worksheets/sheet1.xml", 0xFFFFFFF0u);
+  LoadOptions o;
+  o.limits.max_part_bytes = 1 << 30;
+  const Error e = error_of(bytes, o);
+  EXPECT_EQ(e.kind(), ErrorKind::limit);
+  EXPECT_EQ(e.context().part, "xl/worksheets/sheet1.xml");
+}
+
+TEST(XlsxBadInput, DeepNestingAndHugeElements) {
+  std::string deep;
+  for (int i = 0; i < 400; ++i) deep += "<x>";
+  for (int i = 0; i < 400; ++i) deep += "</x>";
+  Error e = error_of(workbook_with_sheet(sheet("<row r=\"1\"><c r=\"A1\">" + deep + "</c></row>")));
+  EXPECT_EQ(e.kind(), ErrorKind::limit);
+  EXPECT_EQ(e.context().part, "xl/worksheets/sheet1.xml");
+
+  LoadOptions o;
+  o.limits.max_token_bytes = 1 << 16;
+  const std::string huge = "<row r=\"1\"><c r=\"A1\" t=\"str\"><v>" + std::string(1 << 17, 'x') + "</v></c></row>";
+  e = error_of(workbook_with_sheet(sheet(huge)), o);
+  EXPECT_EQ(e.kind(), ErrorKind::limit);
+  const std::string tag = "<row r=\"1\" " + std::string(1 << 17, ' ') + "/>";
+  EXPECT_EQ(error_of(workbook_with_sheet(sheet(tag)), o).kind(), ErrorKind::limit);
+}
+
+TEST(XlsxBadInput, APartialLoadNeverSucceeds) {
+  // Many good rows, then one bad cell in the last chunk: no split, no thread count hides it.
+  std::string data;
+  for (int r = 1; r <= 2000; ++r) data += "<row r=\"" + std::to_string(r) + "\"><c><v>1</v></c></row>";
+  data += "<row r=\"2001\"><c><v>x</v></c></row>";
+  for (std::size_t chunk : {std::size_t{0}, std::size_t{256}}) {
+    for (unsigned threads : {1u, 2u}) {
+      LoadOptions o;
+      o.chunk_bytes = chunk;
+      o.threads = threads;
+      EXPECT_EQ(error_of(workbook_with_sheet(sheet(data)), o).kind(), ErrorKind::format);
+    }
+  }
+}
+
+TEST(XlsxBadInput, EncryptedWorkbooksAreUnsupported) {
+  std::string cfb("\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1", 8);
+  cfb += std::string(504, '\0');
+  EXPECT_EQ(error_of(cfb).kind(), ErrorKind::unsupported);
+}
+
+}  // namespace
+}  // namespace docconform::xlsx::test

@@ -1,0 +1,132 @@
+#include <gtest/gtest.h>
+
+#include "docconform/error.h"
+#include "test_workbook.h"
+
+namespace docconform::xlsx::test {
+namespace {
+
+using Entries = std::vector<std::pair<std::string, std::string>>;
+
+const std::string one_cell = sheet("<row r=\"1\"><c r=\"A1\"><v>7</v></c></row>");
+
+std::string workbook_xml(const std::string& sheets = "<sheet name=\"S\" sheetId=\"1\" r:id=\"rId1\"/>") {
+  return std::string("<workbook xmlns=\"") + ns_main + "\" xmlns:r=\"" + ns_rel + "\"><sheets>" + sheets +
+         "</sheets></workbook>";
+}
+
+Workbook load(const Entries& entries) { return load_workbook(build_zip(entries), {}, "test.xlsx"); }
+
+Error load_error(const Entries& entries) {
+  try {
+    load(entries);
+  } catch (const Error& e) {
+    return e;
+  }
+  ADD_FAILURE() << "loaded";
+  return Error(ErrorKind::usage, {}, "");
+}
+
+TEST(XlsxRelationships, WorkbookFoundThroughRootRelsNotByName) {
+  const Workbook wb = load({{"_rels/.rels", rels({{"officeDocument", "book/main.xml"}})},
+                            {"book/main.xml", workbook_xml()},
+                            {"book/_rels/main.xml.rels", rels({{"worksheet", "../data/s.xml"}})},
+                            {"data/s.xml", one_cell}});
+  ASSERT_EQ(wb.sheets.size(), 1u);
+  EXPECT_EQ(wb.sheets[0].part, "data/s.xml");
+  EXPECT_EQ(wb.cell_count(), 1u);
+}
+
+TEST(XlsxRelationships, AbsoluteTargetsCaseAndBackslashes) {
+  const Workbook wb = load({{"_rels/.rels", rels({{"officeDocument", "/xl/workbook.xml"}})},
+                            {"xl/workbook.xml", workbook_xml("<sheet name=\"A\" sheetId=\"1\" r:id=\"rId1\"/>"
+                                                             "<sheet name=\"B\" sheetId=\"2\" r:id=\"rId2\" "
+                                                             "state=\"veryHidden\"/>")},
+                            {"xl/_rels/workbook.xml.rels",
+                             rels({{"worksheet", "/xl/worksheets/sheet1.xml"}, {"worksheet", "Worksheets\\SHEET2.xml"}})},
+                            {"XL/Worksheets/Sheet1.xml", one_cell},
+                            {"xl/worksheets/sheet2.xml", one_cell}});
+  ASSERT_EQ(wb.sheets.size(), 2u);
+  EXPECT_EQ(wb.sheets[1].state, SheetState::very_hidden);
+  EXPECT_EQ(wb.cell_count(), 2u);
+}
+
+TEST(XlsxRelationships, CommentsTablesDrawingsAndCharts) {
+  const std::string s = sheet("<row r=\"1\"><c r=\"A1\"><v>7</v></c></row>",
+                              "<mergeCells count=\"1\"><mergeCell ref=\"B1:C2\"/></mergeCells>"
+                              "<drawing r:id=\"rId3\"/><tableParts count=\"1\"><tablePart r:id=\"rId2\"/></tableParts>");
+  const Workbook wb = load(
+      {{"_rels/.rels", rels({{"officeDocument", "xl/workbook.xml"}})},
+       {"xl/workbook.xml", workbook_xml()},
+       {"xl/_rels/workbook.xml.rels", rels({{"worksheet", "worksheets/sheet1.xml"}})},
+       {"xl/worksheets/sheet1.xml", s},
+       {"xl/worksheets/_rels/sheet1.xml.rels",
+        rels({{"comments", "../comments1.xml"}, {"table", "/xl/tables/table1.xml"}, {"drawing", "../drawings/d1.xml"}})},
+       {"xl/comments1.xml", std::string("<comments xmlns=\"") + ns_main +
+                                "\"><authors><author>me</author></authors><commentList><comment ref=\"A1\" "
+                                "authorId=\"0\"><text><t>hi</t></text></comment></commentList></comments>"},
+       {"xl/tables/table1.xml", std::string("<table xmlns=\"") + ns_main + "\" id=\"1\" name=\"T\" displayName=\"T\" ref=\"A1:A1\"/>"},
+       {"xl/drawings/d1.xml", "<wsDr/>"},
+       {"xl/drawings/_rels/d1.xml.rels", rels({{"chart", "../charts/chart1.xml"}})},
+       {"xl/charts/chart1.xml", "<chartSpace/>"}});
+  const Sheet& sh = wb.sheets[0];
+  ASSERT_EQ(sh.comments.size(), 1u);
+  EXPECT_EQ(sh.comments[0].author, u"me");
+  EXPECT_EQ(sh.comments[0].text, u"hi");
+  ASSERT_EQ(sh.tables.size(), 1u);
+  EXPECT_EQ(sh.tables[0].ref, u"A1:A1");
+  ASSERT_EQ(sh.merged_cells.size(), 1u);
+  EXPECT_EQ(sh.drawings, std::vector<std::string>{"xl/drawings/d1.xml"});
+  EXPECT_EQ(sh.charts, std::vector<std::string>{"xl/charts/chart1.xml"});
+}
+
+TEST(XlsxRelationships, MissingRelationshipsAreErrorsNamingTheRelsPart) {
+  Error e = load_error({{"_rels/.rels", rels({{"officeDocument", "xl/workbook.xml"}})},
+                        {"xl/workbook.xml", workbook_xml()},
+                        {"xl/_rels/workbook.xml.rels", rels({{"worksheet", "worksheets/missing.xml"}})}});
+  EXPECT_EQ(e.context().part, "xl/_rels/workbook.xml.rels");
+  EXPECT_NE(e.message().find("not in the package"), std::string::npos);
+
+  e = load_error({{"_rels/.rels", rels({{"officeDocument", "xl/workbook.xml"}})},
+                  {"xl/workbook.xml", workbook_xml("<sheet name=\"S\" sheetId=\"1\" r:id=\"rId9\"/>")},
+                  {"xl/_rels/workbook.xml.rels", rels({{"worksheet", "worksheets/sheet1.xml"}})},
+                  {"xl/worksheets/sheet1.xml", one_cell}});
+  EXPECT_NE(e.message().find("rId9"), std::string::npos);
+
+  e = load_error({{"xl/workbook.xml", workbook_xml()}});
+  EXPECT_EQ(e.context().part, "_rels/.rels");
+}
+
+TEST(XlsxRelationships, CyclesAreErrors) {
+  Error e = load_error({{"_rels/.rels", rels({{"officeDocument", "xl/workbook.xml"}})},
+                        {"xl/workbook.xml", workbook_xml()},
+                        {"xl/_rels/workbook.xml.rels", rels({{"worksheet", "workbook.xml"}})}});
+  EXPECT_NE(e.message().find("cycle"), std::string::npos);
+  const std::string s = sheet("", "<drawing r:id=\"rId1\"/>");
+  e = load_error({{"_rels/.rels", rels({{"officeDocument", "xl/workbook.xml"}})},
+                  {"xl/workbook.xml", workbook_xml()},
+                  {"xl/_rels/workbook.xml.rels", rels({{"worksheet", "worksheets/sheet1.xml"}})},
+                  {"xl/worksheets/sheet1.xml", s},
+                  {"xl/worksheets/_rels/sheet1.xml.rels", rels({{"drawing", "../drawings/d1.xml"}})},
+                  {"xl/drawings/d1.xml", "<wsDr/>"},
+                  {"xl/drawings/_rels/d1.xml.rels", rels({{"chart", "../worksheets/sheet1.xml"}})}});
+  EXPECT_NE(e.message().find("cycle"), std::string::npos);
+}
+
+TEST(XlsxRelationships, TargetsLeavingThePackageAreErrors) {
+  const Error e = load_error({{"_rels/.rels", rels({{"officeDocument", "../../etc/workbook.xml"}})}});
+  EXPECT_EQ(e.kind(), ErrorKind::format);
+}
+
+TEST(XlsxRelationships, Date1904AcceptsXsdBooleans) {
+  for (const char* v : {"1", "true"}) {
+    const Workbook wb =
+        load({{"_rels/.rels", rels({{"officeDocument", "xl/workbook.xml"}})},
+              {"xl/workbook.xml", std::string("<workbook xmlns=\"") + ns_main + "\" xmlns:r=\"" + ns_rel +
+                                      "\"><workbookPr date1904=\"" + v + "\"/><sheets/></workbook>"}});
+    EXPECT_TRUE(wb.date1904) << v;
+  }
+}
+
+}  // namespace
+}  // namespace docconform::xlsx::test

@@ -1,0 +1,104 @@
+#include <gtest/gtest.h>
+
+#include "../../xlsx/xml_scanner.h"
+#include "docconform/error.h"
+#include "test_workbook.h"
+
+namespace docconform::xlsx::test {
+namespace {
+
+std::string cells(const std::string& sheet_xml, const std::string& sst = "") {
+  return cells_of(workbook_with_sheet(sheet_xml, sst));
+}
+
+TEST(XlsxXml, NamespacePrefixesAndSingleQuotes) {
+  const std::string xml = std::string("<x:worksheet xmlns:x='") + ns_main +
+                          "'><x:sheetData><x:row r='1'><x:c r='A1' t='inlineStr'><x:is><x:t>p</x:t></x:is></x:c>"
+                          "</x:row></x:sheetData></x:worksheet>";
+  EXPECT_EQ(cells(xml), "cell A1 s \"p\"\n");
+}
+
+TEST(XlsxXml, DeclarationBomCommentsAndProcessingInstructions) {
+  const std::string xml = "\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- c --><?pi x?>" +
+                          sheet("<!-- <row r=\"9\"> --><row r=\"1\"><?pi <row?><c r=\"A1\"><v>1<!--x-->2</v></c></row>");
+  EXPECT_EQ(cells(xml), "cell A1 n 12\n");
+}
+
+TEST(XlsxXml, EntityAndCharacterReferencesAndCdata) {
+  EXPECT_EQ(cells(sheet("<row r=\"1\"><c r=\"A1\" t=\"inlineStr\"><is><t>&amp;&lt;&gt;&quot;&apos;&#10;&#x1F600;"
+                        "<![CDATA[<row r=\"5\">&amp;]]></t></is></c></row>")),
+            "cell A1 s \"&<>\\\"'\\u000A\\uD83D\\uDE00<row r=\\\"5\\\">&amp;\"\n");
+}
+
+TEST(XlsxXml, LineEndsAreNormalizedAndSpaceIsKept) {
+  EXPECT_EQ(cells(sheet("<row r=\"1\"><c r=\"A1\" t=\"inlineStr\"><is><t xml:space=\"preserve\">  a\r\nb\rc  </t>"
+                        "</is></c><c r=\"B1\" t=\"inlineStr\"><is><t> d </t></is></c></row>")),
+            "cell A1 s \"  a\\u000Ab\\u000Ac  \"\ncell B1 s \" d \"\n");
+}
+
+TEST(XlsxXml, DoctypeIsRejectedNeverExpanded) {
+  const std::string xml = "<!DOCTYPE worksheet [<!ENTITY a \"aaaaaaaa\">]>" + sheet("<row r=\"1\"/>");
+  EXPECT_THROW(cells(xml), Error);
+  EXPECT_THROW(cells(sheet("<row r=\"1\"><c r=\"A1\" t=\"str\"><v>&a;</v></c></row>")), Error);
+}
+
+TEST(XlsxXml, MalformedDocumentsAreRejected) {
+  for (const std::string& xml : {sheet("<row r=\"1\"><c r=\"A1\"><v>1</c></row>"), sheet("<row r=\"1\">"),
+                                 sheet("<row r=\"1\" r=\"2\"/>"), sheet("<row r=1/>"),
+                                 sheet("<row r=\"1\"><c r=\"A1\" t=\"str\"><v>&#0;</v></c></row>"),
+                                 sheet("<row r=\"1\"><c r=\"A1\" t=\"str\"><v>&#xD800;</v></c></row>")}) {
+    EXPECT_THROW(cells(xml), Error) << xml;
+  }
+}
+
+TEST(XlsxXml, ScannerReportsNamesAttributesAndDepth) {
+  const std::string xml = "<a:b x:y='1' z=\"&amp;\"><c/>t</a:b>";
+  XmlScanner sc(reinterpret_cast<const std::uint8_t*>(xml.data()), xml.size(), 0, true, ScanLimits{});
+  ASSERT_EQ(sc.next(), Token::start);
+  EXPECT_EQ(sc.local().view(), "b");
+  EXPECT_EQ(sc.prefix().view(), "a");
+  ASSERT_EQ(sc.attributes().size(), 2u);
+  EXPECT_EQ(sc.attributes()[0].prefix.view(), "x");
+  EXPECT_TRUE(sc.attributes()[0].plain);
+  EXPECT_FALSE(sc.attributes()[1].plain);
+  ASSERT_EQ(sc.next(), Token::start);
+  EXPECT_TRUE(sc.self_closing());
+  EXPECT_EQ(sc.depth(), 2u);
+  ASSERT_EQ(sc.next(), Token::end);
+  ASSERT_EQ(sc.next(), Token::text);
+  EXPECT_EQ(sc.text().view(), "t");
+  ASSERT_EQ(sc.next(), Token::end);
+  EXPECT_EQ(sc.next(), Token::end_of_input);
+}
+
+TEST(XlsxXml, DepthAndTokenLimitsAreErrorsOfKindLimit) {
+  std::string deep;
+  for (int i = 0; i < 300; ++i) deep += "<a>";
+  for (int i = 0; i < 300; ++i) deep += "</a>";
+  XmlScanner sc(reinterpret_cast<const std::uint8_t*>(deep.data()), deep.size(), 0, true, ScanLimits{});
+  try {
+    while (sc.next() != Token::end_of_input) {
+    }
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::limit);
+    EXPECT_EQ(e.context().offset, 256u * 3);
+  }
+  ScanLimits small;
+  small.max_token_bytes = 100;
+  const std::string huge = "<a>" + std::string(1000, 'x') + "</a>";
+  XmlScanner sc2(reinterpret_cast<const std::uint8_t*>(huge.data()), huge.size(), 0, true, small);
+  ASSERT_EQ(sc2.next(), Token::start);
+  EXPECT_THROW(sc2.next(), Error);
+}
+
+TEST(XlsxXml, NonFinalInputStopsBeforeAnUnfinishedConstruct) {
+  const std::string xml = "<a><b>12";
+  XmlScanner sc(reinterpret_cast<const std::uint8_t*>(xml.data()), xml.size(), 0, false, ScanLimits{});
+  ASSERT_EQ(sc.next(), Token::start);
+  ASSERT_EQ(sc.next(), Token::start);
+  EXPECT_EQ(sc.next(), Token::incomplete);
+}
+
+}  // namespace
+}  // namespace docconform::xlsx::test

@@ -1,0 +1,263 @@
+#include "docconform/xlsx/dump.h"
+
+#include <algorithm>
+
+#include "docconform/canonical.h"
+#include "docconform/sha256.h"
+#include "sheet_parser.h"
+
+namespace docconform::xlsx {
+namespace {
+
+struct Position {
+  std::uint32_t row, column, segment, cell;
+};
+
+const char* state_name(SheetState s) {
+  switch (s) {
+    case SheetState::visible: return "visible";
+    case SheetState::hidden: return "hidden";
+    case SheetState::very_hidden: return "veryHidden";
+  }
+  return "visible";
+}
+
+const char* formula_kind(FormulaKind k) {
+  switch (k) {
+    case FormulaKind::normal: return "normal";
+    case FormulaKind::shared: return "shared";
+    case FormulaKind::array: return "array";
+    case FormulaKind::data_table: return "dataTable";
+  }
+  return "normal";
+}
+
+// Cells by (row, column); of duplicates the last in document order stays.
+std::vector<Position> ordered_cells(const Sheet& sheet) {
+  std::vector<Position> cells;
+  cells.reserve(sheet.cell_count());
+  bool sorted = true;
+  for (std::uint32_t s = 0; s < sheet.segments.size(); ++s) {
+    const Segment& seg = sheet.segments[s];
+    for (const Row& row : seg.rows) {
+      for (std::uint32_t i = row.first_cell; i < row.first_cell + row.cell_count; ++i) {
+        const Position p{row.number, seg.cells[i].column, s, i};
+        if (!cells.empty()) {
+          const Position& q = cells.back();
+          if (p.row < q.row || (p.row == q.row && p.column <= q.column)) sorted = false;
+        }
+        cells.push_back(p);
+      }
+    }
+  }
+  if (sorted) return cells;
+  std::stable_sort(cells.begin(), cells.end(), [](const Position& a, const Position& b) {
+    return a.row != b.row ? a.row < b.row : a.column < b.column;
+  });
+  std::vector<Position> unique;
+  unique.reserve(cells.size());
+  for (const auto& p : cells) {
+    if (!unique.empty() && unique.back().row == p.row && unique.back().column == p.column) {
+      unique.back() = p;
+    } else {
+      unique.push_back(p);
+    }
+  }
+  return unique;
+}
+
+// Comment position for ordering: (row, column) of its ref, unparsable refs last.
+std::pair<std::uint64_t, std::uint64_t> comment_key(const std::u16string& ref) {
+  std::string ascii;
+  for (char16_t c : ref) ascii += c < 0x80 ? static_cast<char>(c) : '?';
+  std::uint32_t column = 0, row = 0;
+  if (!parse_cell_ref({reinterpret_cast<const std::uint8_t*>(ascii.data()), ascii.size()}, column, row)) {
+    return {~0ull, ~0ull};
+  }
+  return {row, column};
+}
+
+struct Area {
+  std::uint32_t top, left, bottom, right;
+};
+
+bool parse_ref16(std::u16string_view text, std::uint32_t& column, std::uint32_t& row) {
+  std::string ascii;
+  for (char16_t c : text) {
+    if (c >= 0x80 || c == '$') {
+      if (c == '$') continue;
+      return false;
+    }
+    ascii += static_cast<char>(c);
+  }
+  return parse_cell_ref({reinterpret_cast<const std::uint8_t*>(ascii.data()), ascii.size()}, column, row) &&
+         column > 0 && row > 0;
+}
+
+// Merged ranges that parse as A1:B2 rectangles.
+std::vector<Area> merged_areas(const Sheet& sheet) {
+  std::vector<Area> out;
+  for (const auto& m : sheet.merged_cells) {
+    const std::size_t colon = m.find(u':');
+    if (colon == std::u16string::npos) continue;
+    Area a;
+    if (parse_ref16(std::u16string_view(m).substr(0, colon), a.left, a.top) &&
+        parse_ref16(std::u16string_view(m).substr(colon + 1), a.right, a.bottom)) {
+      out.push_back(a);
+    }
+  }
+  return out;
+}
+
+// A cell inside a merged range other than its top-left one.
+bool hidden_by_merge(const std::vector<Area>& areas, const Position& p) {
+  for (const Area& a : areas) {
+    if (p.row >= a.top && p.row <= a.bottom && p.column >= a.left && p.column <= a.right &&
+        (p.row != a.top || p.column != a.left)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+class Writer {
+ public:
+  explicit Writer(const std::function<void(std::string_view)>& sink) : sink_(sink) { buffer_.reserve(1 << 16); }
+  ~Writer() { flush(); }
+  std::string& out() { return buffer_; }
+  void line_done() {
+    buffer_ += '\n';
+    if (buffer_.size() >= (1 << 16) - 1024) flush();
+  }
+  void flush() {
+    if (!buffer_.empty()) sink_(buffer_);
+    buffer_.clear();
+  }
+
+ private:
+  const std::function<void(std::string_view)>& sink_;
+  std::string buffer_;
+};
+
+void write_cell(Writer& w, const Workbook& wb, const Segment& seg, const Cell& c, std::uint32_t row) {
+  std::string& o = w.out();
+  o += "cell ";
+  o += column_letters(c.column);
+  o += std::to_string(row);
+  switch (c.type) {
+    case CellType::blank: o += " blank"; break;
+    case CellType::number:
+      o += " n ";
+      append_number(o, c.number());
+      break;
+    case CellType::shared_string:
+      o += " s ";
+      append_quoted(o, wb.shared_strings.at(c.payload));
+      break;
+    case CellType::string:
+      o += " s ";
+      append_quoted(o, seg.cell_text(c));
+      break;
+    case CellType::boolean: o += c.payload ? " b true" : " b false"; break;
+    case CellType::error:
+      o += " e ";
+      append_quoted(o, seg.cell_text(c));
+      break;
+    case CellType::date:
+      o += " d ";
+      append_quoted(o, seg.cell_text(c));
+      break;
+  }
+  w.line_done();
+  if (c.formula != no_formula) {
+    const Formula& f = seg.formulas[c.formula];
+    o += "formula ";
+    o += formula_kind(f.kind);
+    if (f.si >= 0) {
+      o += " si=";
+      o += std::to_string(f.si);
+    }
+    if (f.ref.length > 0) {
+      o += " ref=";
+      append_quoted(o, seg.text(f.ref));
+    }
+    o += ' ';
+    append_quoted(o, seg.text(f.text));
+    w.line_done();
+  }
+}
+
+}  // namespace
+
+void write_dump(const Workbook& wb, const std::function<void(std::string_view)>& sink) {
+  Writer w(sink);
+  std::string& o = w.out();
+  o += "docconform-dump xlsx " + std::to_string(dump_version);
+  w.line_done();
+  o += "workbook date1904=";
+  o += wb.date1904 ? "true" : "false";
+  o += " sheets=" + std::to_string(wb.sheets.size());
+  w.line_done();
+  for (std::size_t i = 0; i < wb.sheets.size(); ++i) {
+    const Sheet& sheet = wb.sheets[i];
+    o += "sheet " + std::to_string(i + 1) + " ";
+    append_quoted(o, sheet.name);
+    o += ' ';
+    o += state_name(sheet.state);
+    o += sheet.kind == SheetKind::worksheet ? " worksheet" : " chartsheet";
+    w.line_done();
+    const std::vector<Area> covered = merged_areas(sheet);
+    for (const Position& p : ordered_cells(sheet)) {
+      if (hidden_by_merge(covered, p)) continue;
+      const Segment& seg = sheet.segments[p.segment];
+      write_cell(w, wb, seg, seg.cells[p.cell], p.row);
+    }
+    std::vector<std::u16string> merged = sheet.merged_cells;
+    std::sort(merged.begin(), merged.end());
+    for (const auto& m : merged) {
+      o += "merge ";
+      append_quoted(o, m);
+      w.line_done();
+    }
+    std::vector<const Comment*> comments;
+    for (const auto& c : sheet.comments) comments.push_back(&c);
+    std::stable_sort(comments.begin(), comments.end(),
+                     [](const Comment* a, const Comment* b) { return comment_key(a->ref) < comment_key(b->ref); });
+    for (const Comment* c : comments) {
+      o += "comment ";
+      append_quoted(o, c->ref);
+      o += ' ';
+      append_quoted(o, c->author);
+      o += ' ';
+      append_quoted(o, c->text);
+      w.line_done();
+    }
+    for (const auto& t : sheet.tables) {
+      o += "table ";
+      append_quoted(o, t.name);
+      o += ' ';
+      append_quoted(o, t.ref);
+      w.line_done();
+    }
+    if (!sheet.charts.empty()) {
+      o += "charts " + std::to_string(sheet.charts.size());
+      w.line_done();
+    }
+  }
+  o += "end";
+  w.line_done();
+}
+
+std::string dump(const Workbook& workbook) {
+  std::string out;
+  write_dump(workbook, [&](std::string_view piece) { out.append(piece); });
+  return out;
+}
+
+std::string dump_sha256(const Workbook& workbook) {
+  Sha256 hash;
+  write_dump(workbook, [&](std::string_view piece) { hash.update(piece); });
+  return hash.final_hex();
+}
+
+}  // namespace docconform::xlsx

@@ -1,0 +1,229 @@
+// The relationship walk and the three phases: _rels/.rels -> workbook -> sheets, shared
+// strings, styles; sheet rels -> comments, tables, drawings -> charts. Part names always come
+// from relationships, never from convention.
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+#include "docconform/error.h"
+#include "docconform/xlsx/workbook.h"
+#include "package.h"
+#include "parts.h"
+#include "sheet_loader.h"
+#include "walk.h"
+
+namespace docconform::xlsx {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+}  // namespace
+
+ScanLimits scan_limits(const Limits& limits) {
+  ScanLimits s;
+  s.max_depth = limits.max_depth;
+  s.max_token_bytes = limits.max_token_bytes;
+  return s;
+}
+
+namespace {
+
+// Reads and parses a small part, naming it in any error.
+template <typename Fn>
+auto with_part(const Package& package, const std::string& part, Fn&& fn) {
+  try {
+    return fn(package.read(part));
+  } catch (const Error& e) {
+    throw e.with_file(package.label()).with_part(part);
+  }
+}
+
+// The relationship with this id among the rels of source (must be internal).
+const Relationship& follow(const Package& package, const std::vector<Relationship>& rels, const std::string& id,
+                           const std::string& source) {
+  const auto it = std::find_if(rels.begin(), rels.end(), [&](const Relationship& r) { return r.id == id; });
+  if (it == rels.end()) {
+    package.fail(ErrorKind::format, rels_part_of(source), std::nullopt, "no relationship with Id '" + id + "'");
+  }
+  if (it->external) {
+    package.fail(ErrorKind::format, rels_part_of(source), std::nullopt, "relationship '" + id + "' is external");
+  }
+  return *it;
+}
+
+// The target must exist and must not lead back up the walk.
+void check_target(const Package& package, const Relationship& r, const std::string& source,
+                  const std::vector<std::string>& chain) {
+  for (const auto& ancestor : chain) {
+    if (part_key(ancestor) == part_key(r.target)) {
+      package.fail(ErrorKind::format, rels_part_of(source), std::nullopt,
+                   "relationship '" + r.id + "' leads back to " + ancestor + " (cycle)");
+    }
+  }
+  if (!package.has(r.target)) {
+    package.fail(ErrorKind::format, rels_part_of(source), std::nullopt,
+                 "relationship '" + r.id + "' targets " + r.target + ", which is not in the package");
+  }
+}
+
+const Relationship* first_of_type(const std::vector<Relationship>& rels, std::string_view type) {
+  for (const auto& r : rels) {
+    if (r.type == type && !r.external) return &r;
+  }
+  return nullptr;
+}
+
+// Phase C for one worksheet.
+void read_sheet_extras(const Package& package, Sheet& sheet, const SheetOutput& output, const ScanLimits& limits,
+                       const std::string& workbook_part) {
+  const std::vector<std::string> chain{workbook_part, sheet.part};
+  const auto rels = read_relationships(package, sheet.part);
+  for (const auto& r : rels) {
+    if (r.external || r.type != "comments") continue;
+    check_target(package, r, sheet.part, chain);
+    auto comments = with_part(package, r.target, [&](const std::string& xml) { return read_comments(xml, limits); });
+    for (auto& c : comments) sheet.comments.push_back(std::move(c));
+  }
+  for (const auto& id : output.table_ids) {
+    const Relationship& r = follow(package, rels, id, sheet.part);
+    check_target(package, r, sheet.part, chain);
+    sheet.tables.push_back(with_part(package, r.target, [&](const std::string& xml) { return read_table(xml, limits); }));
+  }
+  for (const auto& id : output.drawing_ids) {
+    const Relationship& r = follow(package, rels, id, sheet.part);
+    check_target(package, r, sheet.part, chain);
+    sheet.drawings.push_back(r.target);
+    std::vector<std::string> drawing_chain = chain;
+    drawing_chain.push_back(r.target);
+    for (const auto& dr : read_relationships(package, r.target)) {
+      if (dr.external || dr.type != "chart") continue;
+      check_target(package, dr, r.target, drawing_chain);
+      sheet.charts.push_back(dr.target);
+    }
+  }
+}
+
+}  // namespace
+
+Workbook index_workbook(const Package& package, const LoadOptions& options, std::vector<std::string>& worksheet_parts,
+                        std::vector<std::size_t>& worksheet_of_sheet, std::string& workbook_part) {
+  const Limits& options_limits = options.limits;
+  const ScanLimits limits = scan_limits(options_limits);
+  const auto root = read_relationships(package, "");
+  const Relationship* office = first_of_type(root, "officeDocument");
+  if (office == nullptr) package.fail(ErrorKind::format, "_rels/.rels", std::nullopt, "no officeDocument relationship");
+  check_target(package, *office, "", {});
+  workbook_part = office->target;
+
+  Workbook wb;
+  const WorkbookPart book =
+      with_part(package, workbook_part, [&](const std::string& xml) { return read_workbook_part(xml, limits); });
+  wb.date1904 = book.date1904;
+  if (book.sheets.size() > options_limits.max_sheets) {
+    package.fail(ErrorKind::limit, workbook_part, std::nullopt, "more sheets than the limit");
+  }
+  const auto rels = read_relationships(package, workbook_part);
+  const std::vector<std::string> chain{workbook_part};
+  if (const auto* r = first_of_type(rels, "sharedStrings")) {
+    check_target(package, *r, workbook_part, chain);
+    with_part(package, r->target, [&](const std::string& xml) {
+      read_shared_strings(xml, limits, wb.shared_strings, options);
+      return 0;
+    });
+  }
+  if (const auto* r = first_of_type(rels, "styles")) {
+    check_target(package, *r, workbook_part, chain);
+    wb.has_styles = true;
+    wb.cell_formats =
+        with_part(package, r->target, [&](const std::string& xml) { return read_cell_format_count(xml, limits); });
+  }
+
+  for (const auto& entry : book.sheets) {
+    const Relationship& r = follow(package, rels, entry.relationship_id, workbook_part);
+    check_target(package, r, workbook_part, chain);
+    Sheet sheet;
+    sheet.name = entry.name;
+    sheet.state = entry.state;
+    sheet.part = r.target;
+    if (r.type == "worksheet") {
+      sheet.kind = SheetKind::worksheet;
+      worksheet_of_sheet.push_back(worksheet_parts.size());
+      worksheet_parts.push_back(sheet.part);
+    } else if (r.type == "chartsheet") {
+      sheet.kind = SheetKind::chartsheet;
+      worksheet_of_sheet.push_back(static_cast<std::size_t>(-1));
+    } else {
+      package.fail(ErrorKind::unsupported, rels_part_of(workbook_part), std::nullopt,
+                   "sheet '" + entry.relationship_id + "' has unsupported relationship type " + r.type);
+    }
+    wb.sheets.push_back(std::move(sheet));
+  }
+  return wb;
+}
+
+namespace {
+
+Workbook load_package(const Package& package, const LoadOptions& options, LoadStats& stats) {
+  const ScanLimits limits = scan_limits(options.limits);
+  const auto start = Clock::now();
+  std::vector<std::string> worksheet_parts;
+  std::vector<std::size_t> worksheet_of_sheet;
+  std::string workbook_part;
+  Workbook wb = index_workbook(package, options, worksheet_parts, worksheet_of_sheet, workbook_part);
+  stats.phase_a_s += std::chrono::duration<double>(Clock::now() - start).count();
+
+  SheetParseContext context;
+  context.shared_strings = wb.shared_strings.items.size();
+  context.limits = limits;
+  std::vector<SheetOutput> outputs = load_sheets(package, worksheet_parts, context, options, stats);
+
+  const auto c = Clock::now();
+  for (std::size_t i = 0; i < wb.sheets.size(); ++i) {
+    if (worksheet_of_sheet[i] == static_cast<std::size_t>(-1)) continue;
+    SheetOutput& out = outputs[worksheet_of_sheet[i]];
+    Sheet& sheet = wb.sheets[i];
+    read_sheet_extras(package, sheet, out, limits, workbook_part);
+    sheet.segments = std::move(out.segments);
+    sheet.merged_cells = std::move(out.merged_cells);
+    sheet.split = out.split;
+  }
+  stats.phase_c_s += std::chrono::duration<double>(Clock::now() - c).count();
+  stats.inflated_bytes = package.inflated();
+  return wb;
+}
+
+}  // namespace
+
+double Cell::number() const {
+  double v;
+  std::memcpy(&v, &payload, sizeof v);
+  return v;
+}
+
+std::size_t Sheet::cell_count() const {
+  std::size_t n = 0;
+  for (const auto& s : segments) n += s.cells.size();
+  return n;
+}
+
+std::size_t Workbook::cell_count() const {
+  std::size_t n = 0;
+  for (const auto& s : sheets) n += s.cell_count();
+  return n;
+}
+
+Workbook load_workbook(std::string_view bytes, const LoadOptions& options, const std::string& label,
+                       LoadStats* stats) {
+  LoadStats local;
+  LoadStats& s = stats ? *stats : local;
+  s = LoadStats{};
+  const Package package(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), label, options.limits);
+  return load_package(package, options, s);
+}
+
+Workbook load_workbook_file(const std::string& path, const LoadOptions& options, LoadStats* stats) {
+  const FileMapping mapping(path);
+  return load_workbook(mapping.bytes(), options, path, stats);
+}
+
+}  // namespace docconform::xlsx

@@ -1,0 +1,305 @@
+#include "package.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+
+#include <algorithm>
+#include <cstring>
+
+#include "docconform/error.h"
+#include "xml_scanner.h"
+#include "xml_text.h"
+
+namespace docconform::xlsx {
+namespace {
+
+std::string zip_error_text(zip_error_t* error) {
+  const char* text = zip_error_strerror(error);
+  return text ? text : "unknown zip error";
+}
+
+zip_t* open_zip(const std::uint8_t* data, std::size_t size, std::string& message) {
+  zip_error_t error;
+  zip_error_init(&error);
+  zip_source_t* source = zip_source_buffer_create(data, size, 0, &error);
+  if (source == nullptr) {
+    message = zip_error_text(&error);
+    zip_error_fini(&error);
+    return nullptr;
+  }
+  zip_t* zip = zip_open_from_source(source, ZIP_RDONLY, &error);
+  if (zip == nullptr) {
+    message = zip_error_text(&error);
+    zip_source_free(source);
+  }
+  zip_error_fini(&error);
+  return zip;
+}
+
+}  // namespace
+
+Limits Limits::fuzz() {
+  Limits l;
+  l.inflate_ratio = 50;
+  l.inflate_floor = 8 << 20;
+  l.inflate_cap = 32 << 20;
+  l.max_part_bytes = 16 << 20;
+  l.max_depth = 64;
+  l.max_token_bytes = 1 << 20;
+  l.max_sheets = 64;
+  l.max_zip_entries = 4096;
+  return l;
+}
+
+std::uint64_t Limits::inflate_budget(std::uint64_t file_size) const {
+  const std::uint64_t scaled = file_size > inflate_cap / std::max<std::uint64_t>(inflate_ratio, 1)
+                                   ? inflate_cap
+                                   : file_size * inflate_ratio;
+  return std::min(std::max(scaled, inflate_floor), inflate_cap);
+}
+
+std::string part_key(std::string_view name) {
+  std::string key;
+  key.reserve(name.size());
+  for (char c : name) {
+    if (c == '\\') c = '/';
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    key += c;
+  }
+  const std::size_t start = key.find_first_not_of('/');
+  return start == std::string::npos ? std::string() : key.substr(start);
+}
+
+Package::Package(const std::uint8_t* data, std::size_t size, std::string label, const Limits& limits)
+    : data_(data), size_(size), label_(std::move(label)), limits_(limits), budget_(limits.inflate_budget(size)) {
+  static constexpr std::uint8_t cfb_magic[] = {0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1};
+  if (size >= sizeof cfb_magic && std::memcmp(data, cfb_magic, sizeof cfb_magic) == 0) {
+    fail(ErrorKind::unsupported, "", 0, "a Compound File container, not a zip: an encrypted workbook or a .xls file");
+  }
+  std::string message;
+  zip_ = size == 0 ? nullptr : open_zip(data, size, message);
+  if (zip_ == nullptr) fail(ErrorKind::format, "", 0, "not a readable zip archive: " + (size == 0 ? "empty file" : message));
+  const zip_int64_t entries = zip_get_num_entries(zip_, 0);
+  if (entries < 0) fail(ErrorKind::format, "", std::nullopt, "cannot read the zip central directory");
+  if (static_cast<std::uint64_t>(entries) > limits_.max_zip_entries) {
+    fail(ErrorKind::limit, "", std::nullopt,
+         "zip has " + std::to_string(entries) + " entries, over the limit of " + std::to_string(limits_.max_zip_entries));
+  }
+  names_.resize(static_cast<std::size_t>(entries));
+  sizes_.resize(static_cast<std::size_t>(entries));
+  for (zip_int64_t i = 0; i < entries; ++i) {
+    zip_stat_t st;
+    zip_stat_init(&st);
+    if (zip_stat_index(zip_, static_cast<zip_uint64_t>(i), ZIP_FL_ENC_RAW, &st) != 0 || st.name == nullptr) {
+      fail(ErrorKind::format, "", std::nullopt, "cannot read zip entry " + std::to_string(i));
+    }
+    names_[static_cast<std::size_t>(i)] = st.name;
+    sizes_[static_cast<std::size_t>(i)] = (st.valid & ZIP_STAT_SIZE) ? st.size : 0;
+    lookup_.emplace(part_key(st.name), static_cast<std::uint64_t>(i));  // first entry of a name wins
+  }
+}
+
+Package::~Package() {
+  if (zip_ != nullptr) zip_discard(zip_);
+}
+
+void Package::fail(ErrorKind kind, const std::string& part, std::optional<std::uint64_t> offset,
+                   const std::string& message) const {
+  throw Error(kind, {label_, part, offset}, message);
+}
+
+std::optional<std::uint64_t> Package::find(std::string_view part) const {
+  const auto it = lookup_.find(part_key(part));
+  if (it == lookup_.end()) return std::nullopt;
+  return it->second;
+}
+
+zip_t* Package::open_handle() const {
+  std::string message;
+  zip_t* zip = open_zip(data_, size_, message);
+  if (zip == nullptr) fail(ErrorKind::format, "", 0, "not a readable zip archive: " + message);
+  return zip;
+}
+
+void Package::charge(std::uint64_t bytes, const std::string& part, std::uint64_t offset) const {
+  const std::uint64_t total = inflated_.fetch_add(bytes, std::memory_order_relaxed) + bytes;
+  if (total > budget_) {
+    fail(ErrorKind::limit, part, offset,
+         "inflated data exceeds the budget of " + std::to_string(budget_) + " bytes for a " + std::to_string(size_) +
+             "-byte file (zip bomb?)");
+  }
+}
+
+std::string Package::read(std::string_view part, bool charge) const {
+  PartStream stream(*this, std::string(part), charge);
+  std::string out;
+  out.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(stream.declared_size(), 64 << 20)));
+  while (stream.read(out, 1 << 20) != 0) {
+  }
+  return out;
+}
+
+PartStream::PartStream(const Package& package, const std::string& part, bool charge)
+    : package_(package), part_(part), charge_(charge) {
+  const auto index = package.find(part);
+  if (!index) package.fail(ErrorKind::format, part, std::nullopt, "part is missing from the package");
+  part_ = package.entry_name(*index);
+  declared_ = package.declared_size(*index);
+  if (declared_ > package.limits().max_part_bytes) {
+    package.fail(ErrorKind::limit, part_, std::nullopt,
+                 "declared size " + std::to_string(declared_) + " exceeds the part limit of " +
+                     std::to_string(package.limits().max_part_bytes) + " bytes (zip bomb?)");
+  }
+  if (declared_ > package.budget()) {
+    package.fail(ErrorKind::limit, part_, std::nullopt,
+                 "declared size " + std::to_string(declared_) + " exceeds the inflate budget of " +
+                     std::to_string(package.budget()) + " bytes (zip bomb?)");
+  }
+  zip_ = package.open_handle();
+  file_ = zip_fopen_index(zip_, *index, 0);
+  if (file_ == nullptr) {
+    const std::string message = zip_error_text(zip_get_error(zip_));
+    zip_discard(zip_);
+    package.fail(ErrorKind::format, part_, 0, "cannot open the part: " + message);
+  }
+}
+
+PartStream::~PartStream() {
+  if (file_ != nullptr) zip_fclose(file_);
+  if (zip_ != nullptr) zip_discard(zip_);
+}
+
+std::size_t PartStream::read(std::string& out, std::size_t max) {
+  if (done_ || max == 0) return 0;
+  const std::size_t start = out.size();
+  out.resize(start + max);
+  const zip_int64_t n = zip_fread(file_, out.data() + start, max);
+  if (n < 0) {
+    out.resize(start);
+    package_.fail(ErrorKind::format, part_, position_,
+                  "corrupt compressed data: " + std::string(zip_file_strerror(file_)));
+  }
+  out.resize(start + static_cast<std::size_t>(n));
+  if (n == 0) {
+    done_ = true;
+    return 0;
+  }
+  position_ += static_cast<std::uint64_t>(n);
+  if (position_ > package_.limits().max_part_bytes) {
+    package_.fail(ErrorKind::limit, part_, position_,
+                  "inflated part exceeds the limit of " + std::to_string(package_.limits().max_part_bytes) +
+                      " bytes (zip bomb?)");
+  }
+  if (charge_) package_.charge(static_cast<std::uint64_t>(n), part_, position_);
+  return static_cast<std::size_t>(n);
+}
+
+FileMapping::FileMapping(const std::string& path) {
+  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd_ < 0) throw Error(ErrorKind::io, {path, "", std::nullopt}, std::string("cannot open: ") + std::strerror(errno));
+  struct stat st;
+  if (::fstat(fd_, &st) != 0) {
+    ::close(fd_);
+    throw Error(ErrorKind::io, {path, "", std::nullopt}, std::string("cannot stat: ") + std::strerror(errno));
+  }
+  size_ = static_cast<std::size_t>(st.st_size);
+  if (size_ > 0) {
+    void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd_, 0);
+    if (p == MAP_FAILED) {
+      ::close(fd_);
+      throw Error(ErrorKind::io, {path, "", std::nullopt}, std::string("cannot map: ") + std::strerror(errno));
+    }
+    data_ = static_cast<const std::uint8_t*>(p);
+  }
+}
+
+FileMapping::~FileMapping() {
+  if (data_ != nullptr) ::munmap(const_cast<std::uint8_t*>(data_), size_);
+  ::close(fd_);
+}
+
+std::string rels_part_of(std::string_view name) {
+  std::string part(name);
+  std::replace(part.begin(), part.end(), '\\', '/');
+  const std::size_t slash = part.rfind('/');
+  if (slash == std::string_view::npos) return "_rels/" + std::string(part) + ".rels";
+  return std::string(part.substr(0, slash + 1)) + "_rels/" + std::string(part.substr(slash + 1)) + ".rels";
+}
+
+std::string resolve_target(const Package& package, std::string_view source_part, std::string_view target) {
+  std::string t;
+  for (std::size_t i = 0; i < target.size(); ++i) {
+    char c = target[i];
+    if (c == '%' && i + 2 < target.size() + 0 && std::isxdigit(static_cast<unsigned char>(target[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(target[i + 2]))) {
+      c = static_cast<char>(std::stoi(std::string(target.substr(i + 1, 2)), nullptr, 16));
+      i += 2;
+    } else if (c == '\\') {
+      c = '/';
+    }
+    t += c;
+  }
+  std::string joined;
+  if (!t.empty() && t[0] == '/') {
+    joined = t;
+  } else {
+    const std::size_t slash = source_part.rfind('/');
+    joined = (slash == std::string_view::npos ? std::string() : std::string(source_part.substr(0, slash + 1))) + t;
+  }
+  std::vector<std::string> segments;
+  std::size_t pos = 0;
+  while (pos <= joined.size()) {
+    std::size_t next = joined.find('/', pos);
+    if (next == std::string::npos) next = joined.size();
+    const std::string segment = joined.substr(pos, next - pos);
+    if (segment == "..") {
+      if (segments.empty()) {
+        package.fail(ErrorKind::format, rels_part_of(source_part), std::nullopt,
+                     "relationship target '" + std::string(target) + "' leaves the package");
+      }
+      segments.pop_back();
+    } else if (!segment.empty() && segment != ".") {
+      segments.push_back(segment);
+    }
+    pos = next + 1;
+  }
+  std::string out;
+  for (const auto& s : segments) {
+    if (!out.empty()) out += '/';
+    out += s;
+  }
+  return out;
+}
+
+std::vector<Relationship> read_relationships(const Package& package, std::string_view source_part) {
+  const std::string rels = rels_part_of(source_part);
+  std::vector<Relationship> out;
+  if (!package.has(rels)) return out;
+  const std::string xml = package.read(rels);
+  try {
+    XmlScanner scanner(reinterpret_cast<const std::uint8_t*>(xml.data()), xml.size(), 0, true, ScanLimits{});
+    for (Token t = scanner.next(); t != Token::end_of_input; t = scanner.next()) {
+      if (t != Token::start || !span_is(scanner.local(), "Relationship")) continue;
+      Relationship r;
+      const std::uint64_t at = scanner.token_offset();
+      if (const auto* a = scanner.attribute("Id")) r.id = attribute_bytes(*a, at);
+      if (const auto* a = scanner.attribute("Type")) {
+        const std::string type = attribute_bytes(*a, at);
+        r.type = type.substr(type.rfind('/') + 1);
+      }
+      if (const auto* a = scanner.attribute("TargetMode")) r.external = attribute_bytes(*a, at) == "External";
+      const auto* target = scanner.attribute("Target");
+      if (target == nullptr) scanner.fail("relationship without a Target");
+      if (!r.external) r.target = resolve_target(package, source_part, attribute_bytes(*target, at));
+      out.push_back(std::move(r));
+    }
+  } catch (const Error& e) {
+    throw e.with_file(package.label()).with_part(rels);
+  }
+  return out;
+}
+
+}  // namespace docconform::xlsx

@@ -1,0 +1,127 @@
+// The OPC package: a zip archive read with libzip over bytes in memory (a read-only mapping
+// or a buffer). Part names are looked up case-insensitively with '\' read as '/'; every byte
+// inflated is charged against one budget so a zip bomb stops at the limit.
+#pragma once
+
+#include <zip.h>
+
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "docconform/error.h"
+#include "docconform/xlsx/workbook.h"
+
+namespace docconform::xlsx {
+
+class Package {
+ public:
+  Package(const std::uint8_t* data, std::size_t size, std::string label, const Limits& limits);
+  ~Package();
+  Package(const Package&) = delete;
+  Package& operator=(const Package&) = delete;
+
+  const std::string& label() const { return label_; }
+  const Limits& limits() const { return limits_; }
+
+  // The entry index of a part (name without a leading '/'), if present.
+  std::optional<std::uint64_t> find(std::string_view part) const;
+  const std::string& entry_name(std::uint64_t index) const { return names_[index]; }
+  bool has(std::string_view part) const { return find(part).has_value(); }
+
+  // The whole inflated part; throws Error naming the part when it is missing or bad. charge =
+  // false re-reads a part whose bytes were already counted against the budget.
+  std::string read(std::string_view part, bool charge = true) const;
+
+  // A new libzip handle over the same bytes (handles are not shared between threads).
+  zip_t* open_handle() const;
+
+  // Charges inflated bytes against the budget; throws Error(limit) when it is exhausted.
+  void charge(std::uint64_t bytes, const std::string& part, std::uint64_t offset) const;
+  std::uint64_t budget() const { return budget_; }
+  std::uint64_t inflated() const { return inflated_.load(std::memory_order_relaxed); }
+  std::uint64_t declared_size(std::uint64_t index) const { return sizes_[index]; }
+
+  // Error helpers naming file and part.
+  [[noreturn]] void fail(ErrorKind kind, const std::string& part, std::optional<std::uint64_t> offset,
+                         const std::string& message) const;
+
+ private:
+  const std::uint8_t* data_;
+  std::size_t size_;
+  std::string label_;
+  Limits limits_;
+  std::uint64_t budget_;
+  zip_t* zip_ = nullptr;  // used by read() only, which runs on one thread at a time
+  std::vector<std::string> names_;
+  std::vector<std::uint64_t> sizes_;
+  std::unordered_map<std::string, std::uint64_t> lookup_;
+  mutable std::atomic<std::uint64_t> inflated_{0};
+};
+
+// Incremental inflation of one part through its own libzip handle.
+class PartStream {
+ public:
+  PartStream(const Package& package, const std::string& part, bool charge = true);
+  ~PartStream();
+  PartStream(const PartStream&) = delete;
+  PartStream& operator=(const PartStream&) = delete;
+
+  // Appends up to max bytes to out; returns the count, 0 at the end of the part.
+  std::size_t read(std::string& out, std::size_t max);
+  bool done() const { return done_; }
+  std::uint64_t position() const { return position_; }
+  std::uint64_t declared_size() const { return declared_; }
+
+ private:
+  const Package& package_;
+  std::string part_;
+  zip_t* zip_ = nullptr;
+  zip_file_t* file_ = nullptr;
+  std::uint64_t position_ = 0;
+  std::uint64_t declared_ = 0;
+  bool done_ = false;
+  bool charge_ = true;
+};
+
+// A read-only memory mapping of a whole file.
+class FileMapping {
+ public:
+  explicit FileMapping(const std::string& path);
+  ~FileMapping();
+  FileMapping(const FileMapping&) = delete;
+  FileMapping& operator=(const FileMapping&) = delete;
+  std::string_view bytes() const { return {reinterpret_cast<const char*>(data_), size_}; }
+
+ private:
+  int fd_ = -1;
+  const std::uint8_t* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+// Normalized lookup key of a part name: lowercase ASCII, '\' as '/', no leading '/'.
+std::string part_key(std::string_view name);
+
+struct Relationship {
+  std::string id;
+  std::string type;    // the last segment of the type URI: worksheet, sharedStrings, comments...
+  std::string target;  // resolved part name (no leading '/'); empty for external targets
+  bool external = false;
+};
+
+// The .rels part name of a part: dir/name.xml -> dir/_rels/name.xml.rels.
+std::string rels_part_of(std::string_view part);
+
+// Resolves a relationship target against the folder of its source part (RFC 3986 style:
+// a leading '/' is absolute from the package root, '.' and '..' segments are removed,
+// %XX is decoded, '\' is read as '/'). Throws Error(format) when '..' leaves the package.
+std::string resolve_target(const Package& package, std::string_view source_part, std::string_view target);
+
+// The relationships of a part; an absent .rels part means none.
+std::vector<Relationship> read_relationships(const Package& package, std::string_view source_part);
+
+}  // namespace docconform::xlsx

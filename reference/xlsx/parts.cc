@@ -1,0 +1,222 @@
+#include "parts.h"
+
+#include <exception>
+
+#include "docconform/error.h"
+#include "docconform/parallel.h"
+#include "sheet_parser.h"
+#include "rich_text.h"
+#include "xml_text.h"
+
+namespace docconform::xlsx {
+namespace {
+
+XmlScanner scanner_for(const std::string& xml, const ScanLimits& limits) {
+  return XmlScanner(reinterpret_cast<const std::uint8_t*>(xml.data()), xml.size(), 0, true, limits);
+}
+
+bool xsd_true(const std::string& v) { return v == "1" || v == "true"; }
+
+}  // namespace
+
+WorkbookPart read_workbook_part(const std::string& xml, const ScanLimits& limits) {
+  WorkbookPart out;
+  XmlScanner sc = scanner_for(xml, limits);
+  for (Token t = next_token(sc); t != Token::end_of_input; t = next_token(sc)) {
+    if (t != Token::start) continue;
+    const std::uint64_t at = sc.token_offset();
+    if (sc.depth() == 1 && !span_is(sc.local(), "workbook")) sc.fail("the officeDocument part is not a <workbook>");
+    if (span_is(sc.local(), "workbookPr")) {
+      if (const auto* a = sc.attribute("date1904")) {
+        const std::string v = attribute_bytes(*a, at);
+        if (v != "0" && v != "1" && v != "true" && v != "false") sc.fail("date1904 is not an xsd:boolean");
+        out.date1904 = xsd_true(v);
+      }
+    } else if (span_is(sc.local(), "sheet") && sc.depth() == 3) {
+      SheetEntry e;
+      const auto* name = sc.attribute("name");
+      if (name == nullptr) sc.fail("<sheet> without a name");
+      e.name = attribute_text(*name, at);
+      if (const auto* state = sc.attribute("state")) {
+        const std::string v = attribute_bytes(*state, at);
+        if (v == "visible") e.state = SheetState::visible;
+        else if (v == "hidden") e.state = SheetState::hidden;
+        else if (v == "veryHidden") e.state = SheetState::very_hidden;
+        else sc.fail("unknown sheet state");
+      }
+      for (const auto& a : sc.attributes()) {
+        if (span_is(a.local, "id") && a.prefix.size > 0) e.relationship_id = attribute_bytes(a, at);
+      }
+      if (e.relationship_id.empty()) sc.fail("<sheet> without r:id");
+      out.sheets.push_back(std::move(e));
+    }
+  }
+  return out;
+}
+
+namespace {
+
+struct SstChunk {
+  std::u16string arena;
+  std::vector<TextRef> items;
+  bool boundary = false;     // a non-final chunk ended between <si> elements
+  std::string open_names;    // chunk 0: the open element(s) at its end
+  std::string closed_names;  // last chunk: what closed the assumed-open <sst>
+  std::exception_ptr error;
+};
+
+void parse_sst_chunk(const std::uint8_t* data, std::size_t size, std::uint64_t base, bool first, bool final,
+                     const ScanLimits& limits, SstChunk& out) {
+  XmlScanner sc(data, size, base, final, limits);
+  if (!first) sc.assume_open(1);
+  TextCollector collector;
+  try {
+    for (Token t = next_token(sc); t != Token::end_of_input; t = next_token(sc)) {
+      if (t == Token::start && sc.depth() == 2 && span_is(sc.local(), "si")) {
+        out.items.push_back(read_rich_text(sc, collector, out.arena));
+      }
+    }
+    out.boundary = !final && sc.depth() == 1;
+    out.open_names = sc.open_names();
+    out.closed_names = sc.closed_assumed();
+  } catch (const IncompleteInput&) {
+    out.boundary = false;
+  }
+}
+
+}  // namespace
+
+void read_shared_strings(const std::string& xml, const ScanLimits& limits, SharedStrings& out,
+                         const LoadOptions& options) {
+  const auto* data = reinterpret_cast<const std::uint8_t*>(xml.data());
+  std::vector<std::pair<std::size_t, std::size_t>> ranges;  // [begin, end) of each chunk
+  // Shared strings cost more per byte than sheet XML and block every sheet: split finer.
+  const std::size_t target =
+      options.parallel && options.chunk_bytes != 0 ? std::min<std::size_t>(options.chunk_bytes, 256 << 10) : xml.size();
+  for (std::size_t at = 0; at < xml.size() || ranges.empty();) {
+    const std::size_t left = xml.size() - at;
+    const std::size_t length = left > target ? find_tag_split(data + at, std::min(left, target), 1, "si") : 0;
+    ranges.emplace_back(at, length ? at + length : xml.size());
+    if (length == 0) break;
+    at += length;
+  }
+  std::vector<SstChunk> chunks(ranges.size());
+  parallel_for(ranges.size(), options.parallel ? options.threads : 1, [&](std::size_t k, unsigned) {
+    try {
+      parse_sst_chunk(data + ranges[k].first, ranges[k].second - ranges[k].first, ranges[k].first, k == 0,
+                      k + 1 == ranges.size(), limits, chunks[k]);
+    } catch (...) {
+      chunks[k].error = std::current_exception();
+    }
+  });
+  bool safe = true;
+  for (std::size_t k = 0; k < chunks.size() && safe; ++k) {
+    if (chunks[k].error) break;
+    if (k + 1 < chunks.size() && !chunks[k].boundary) safe = false;
+  }
+  if (safe && chunks.size() > 1 && !chunks.back().error && chunks.back().closed_names != chunks.front().open_names) {
+    safe = false;
+  }
+  if (!safe) {  // a split point was not an <si> boundary: parse whole
+    chunks.assign(1, SstChunk{});
+    parse_sst_chunk(data, xml.size(), 0, true, true, limits, chunks[0]);
+  }
+  std::size_t units = 0, items = 0;
+  for (const auto& c : chunks) {
+    if (c.error) std::rethrow_exception(c.error);
+    units += c.arena.size();
+    items += c.items.size();
+  }
+  out.arena.reserve(units);
+  out.items.reserve(items);
+  for (auto& c : chunks) {
+    const std::uint64_t base = out.arena.size();
+    out.arena.append(c.arena);
+    for (const TextRef& r : c.items) out.items.push_back({r.offset + base, r.length});
+    std::u16string().swap(c.arena);  // give each chunk's memory back as soon as it is copied
+    std::vector<TextRef>().swap(c.items);
+  }
+}
+
+std::uint32_t read_cell_format_count(const std::string& xml, const ScanLimits& limits) {
+  XmlScanner sc = scanner_for(xml, limits);
+  std::uint32_t count = 0;
+  bool in_cell_xfs = false;
+  for (Token t = next_token(sc); t != Token::end_of_input; t = next_token(sc)) {
+    if (t == Token::start && sc.depth() == 2) in_cell_xfs = span_is(sc.local(), "cellXfs");
+    if (t == Token::start && sc.depth() == 3 && in_cell_xfs && span_is(sc.local(), "xf")) ++count;
+  }
+  return count;
+}
+
+std::vector<Comment> read_comments(const std::string& xml, const ScanLimits& limits) {
+  XmlScanner sc = scanner_for(xml, limits);
+  TextCollector collector;
+  std::vector<std::u16string> authors;
+  std::vector<Comment> out;
+  std::u16string arena;
+  for (Token t = next_token(sc); t != Token::end_of_input; t = next_token(sc)) {
+    if (t != Token::start) continue;
+    const std::uint64_t at = sc.token_offset();
+    if (sc.depth() == 3 && span_is(sc.local(), "author")) {
+      read_leaf(sc, collector);
+      arena.clear();
+      const TextRef r = append_xstring(collector.bytes(), arena);
+      authors.push_back(arena.substr(r.offset, r.length));
+    } else if (sc.depth() == 3 && span_is(sc.local(), "comment")) {
+      Comment c;
+      const auto* ref = sc.attribute("ref");
+      if (ref == nullptr) sc.fail("<comment> without ref");
+      c.ref = attribute_text(*ref, at);
+      if (const auto* author = sc.attribute("authorId")) {
+        const std::string v = attribute_bytes(*author, at);
+        std::size_t index = 0;
+        try {
+          index = std::stoul(v);
+        } catch (const std::exception&) {
+          sc.fail("authorId is not an integer");
+        }
+        if (index >= authors.size()) {
+          throw Error(ErrorKind::range, {"", "", at}, "authorId " + v + " is out of range");
+        }
+        c.author = authors[index];
+      }
+      const std::size_t depth = sc.depth();
+      for (Token u = next_token(sc);; u = next_token(sc)) {
+        if (u == Token::end && sc.depth() < depth) break;
+        if (u == Token::end_of_input) unexpected_end(sc, "unexpected end of part inside a comment");
+        if (u == Token::start && sc.depth() == depth + 1 && span_is(sc.local(), "text")) {
+          arena.clear();
+          const TextRef r = read_rich_text(sc, collector, arena);
+          c.text = arena.substr(r.offset, r.length);
+        } else if (u == Token::start) {
+          skip_element(sc);
+        }
+      }
+      out.push_back(std::move(c));
+    }
+  }
+  return out;
+}
+
+Table read_table(const std::string& xml, const ScanLimits& limits) {
+  XmlScanner sc = scanner_for(xml, limits);
+  for (Token t = next_token(sc); t != Token::end_of_input; t = next_token(sc)) {
+    if (t == Token::start && sc.depth() == 1) {
+      if (!span_is(sc.local(), "table")) sc.fail("table part without a <table> root");
+      const std::uint64_t at = sc.token_offset();
+      Table table;
+      if (const auto* a = sc.attribute("name")) table.name = attribute_text(*a, at);
+      if (const auto* a = sc.attribute("displayName")) table.display_name = attribute_text(*a, at);
+      const auto* ref = sc.attribute("ref");
+      if (ref == nullptr) sc.fail("<table> without ref");
+      table.ref = attribute_text(*ref, at);
+      while (next_token(sc) != Token::end_of_input) {
+      }
+      return table;
+    }
+  }
+  throw Error(ErrorKind::format, {"", "", 0}, "table part without a root element");
+}
+
+}  // namespace docconform::xlsx

@@ -1,0 +1,34 @@
+// The small parts of a workbook: workbook.xml, sharedStrings, styles, comments, tables and
+// drawings. Each reader takes the part's inflated XML and throws Error naming the part.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "docconform/xlsx/workbook.h"
+#include "xml_scanner.h"
+
+namespace docconform::xlsx {
+
+struct SheetEntry {
+  std::u16string name;
+  SheetState state = SheetState::visible;
+  std::string relationship_id;
+};
+
+struct WorkbookPart {
+  bool date1904 = false;
+  std::vector<SheetEntry> sheets;
+};
+
+WorkbookPart read_workbook_part(const std::string& xml, const ScanLimits& limits);
+// Shared strings; a large table is split at <si> boundaries and parsed on the pool (chunk_bytes
+// of XML per job, 0 = never), with the same result as a serial parse.
+void read_shared_strings(const std::string& xml, const ScanLimits& limits, SharedStrings& out,
+                         const LoadOptions& options);
+// The number of <xf> in <cellXfs>.
+std::uint32_t read_cell_format_count(const std::string& xml, const ScanLimits& limits);
+std::vector<Comment> read_comments(const std::string& xml, const ScanLimits& limits);
+Table read_table(const std::string& xml, const ScanLimits& limits);
+
+}  // namespace docconform::xlsx

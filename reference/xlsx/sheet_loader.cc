@@ -1,0 +1,365 @@
+#include "sheet_loader.h"
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <memory>
+#include <mutex>
+
+#include "docconform/error.h"
+#include "docconform/parallel.h"
+
+namespace docconform::xlsx {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+struct ChunkSlot {
+  ChunkResult result;
+  std::exception_ptr error;
+};
+
+struct ChunkJob {
+  std::size_t sheet = 0;
+  ChunkSlot* slot = nullptr;
+  std::string owned;                  // the chunk's bytes when it owns them
+  const std::uint8_t* data = nullptr; // else a view into the sheet's whole part
+  std::size_t size = 0;
+  std::uint64_t base = 0;
+  bool first = false;
+  bool final = false;
+};
+
+struct SheetWork {
+  std::string part;
+  std::vector<std::unique_ptr<ChunkSlot>> chunks;  // document order
+  std::exception_ptr stream_error;                 // inflating failed after the chunks above
+  std::string whole;                               // serial phase A: the inflated part
+  // Inflating on the workers: one stream per sheet, advanced by one worker at a time.
+  std::unique_ptr<PartStream> stream;
+  std::string pending;
+  std::uint64_t pending_base = 0;
+  std::size_t searched = 0;  // pending bytes already searched for a split point
+  bool started = false, finished = false, busy = false;
+};
+
+// Length of the next chunk at the start of data: the last row start before target, else the
+// first one after it; 0 when there is none in data[from, size) (more data is needed).
+std::size_t next_split(const std::uint8_t* data, std::size_t size, std::size_t target, std::size_t from = 0) {
+  const std::size_t window = std::min(target, size);
+  if (from < window) {
+    if (const std::size_t at = find_row_split(data, window, std::max<std::size_t>(from, 1))) return at;
+  }
+  const std::size_t after = std::max(window, from);
+  return after < size ? find_next_row_start(data, size, after) : 0;
+}
+
+void parse_job(const ChunkJob& job, const SheetParseContext& context, TextCollector& collector) {
+  const std::uint8_t* data = job.data ? job.data : reinterpret_cast<const std::uint8_t*>(job.owned.data());
+  try {
+    parse_sheet_chunk(data, job.size, job.base, job.first ? ChunkStart::document : ChunkStart::rows,
+                      job.first ? std::optional<std::uint32_t>(0) : std::nullopt, job.final, context, collector,
+                      job.slot->result);
+  } catch (...) {
+    job.slot->error = std::current_exception();
+  }
+}
+
+std::size_t effective_chunk(const LoadOptions& options) {
+  return options.chunk_bytes == 0 ? static_cast<std::size_t>(-1) : options.chunk_bytes;
+}
+
+// Phase A on the caller, then phase B on the pool over every chunk of every sheet.
+void run_serial_inflate(const Package& package, std::vector<SheetWork>& sheets, const SheetParseContext& context,
+                        const LoadOptions& options, LoadStats& stats) {
+  const auto a = Clock::now();
+  for (auto& sheet : sheets) {
+    try {
+      sheet.whole = package.read(sheet.part);
+    } catch (...) {
+      sheet.stream_error = std::current_exception();
+    }
+  }
+  stats.phase_a_s += seconds_since(a);
+
+  const auto b = Clock::now();
+  std::vector<ChunkJob> jobs;
+  const std::size_t target = effective_chunk(options);
+  for (std::size_t s = 0; s < sheets.size(); ++s) {
+    auto& sheet = sheets[s];
+    if (sheet.stream_error) continue;
+    const auto* data = reinterpret_cast<const std::uint8_t*>(sheet.whole.data());
+    std::size_t at = 0;
+    for (;;) {
+      const std::size_t left = sheet.whole.size() - at;
+      const std::size_t length = left > target ? next_split(data + at, left, target) : 0;
+      ChunkJob job;
+      job.sheet = s;
+      job.data = data + at;
+      job.size = length == 0 ? left : length;
+      job.base = at;
+      job.first = at == 0;
+      job.final = length == 0;
+      sheet.chunks.push_back(std::make_unique<ChunkSlot>());
+      job.slot = sheet.chunks.back().get();
+      jobs.push_back(std::move(job));
+      if (length == 0) break;
+      at += length;
+    }
+  }
+  std::vector<TextCollector> collectors(planned_threads(jobs.size(), options.parallel ? options.threads : 1));
+  parallel_for(jobs.size(), options.parallel ? options.threads : 1,
+               [&](std::size_t i, unsigned worker) { parse_job(jobs[i], context, collectors[worker]); });
+  stats.phase_b_s += seconds_since(b);
+}
+
+// Inflate and parse on the pool: a worker either parses a ready chunk or inflates the next
+// chunk of a sheet no other worker is inflating, so inflating overlaps parsing.
+class Pipeline {
+ public:
+  Pipeline(const Package& package, std::vector<SheetWork>& sheets, const SheetParseContext& context,
+           const LoadOptions& options)
+      : package_(package), sheets_(sheets), context_(context), target_(effective_chunk(options)) {
+    std::uint64_t estimate = 0;
+    for (const auto& s : sheets) {
+      const auto index = package.find(s.part);
+      const std::uint64_t size = index ? package.declared_size(*index) : 0;
+      estimate += options.chunk_bytes == 0 ? 1 : std::max<std::uint64_t>(1, size / options.chunk_bytes + 1);
+    }
+    threads_ = options.parallel ? planned_threads(static_cast<std::size_t>(estimate), options.threads) : 1;
+    max_ready_ = std::max<std::size_t>(2, threads_);
+  }
+
+  void run() {
+    std::vector<TextCollector> collectors(threads_);
+    parallel_for(threads_, threads_, [&](std::size_t, unsigned worker) { work(collectors[worker]); });
+  }
+
+ private:
+  SheetWork* inflatable() {
+    for (auto& s : sheets_) {
+      if (s.started && !s.finished && !s.busy) return &s;
+    }
+    for (auto& s : sheets_) {
+      if (!s.started) return &s;
+    }
+    return nullptr;
+  }
+
+  bool all_finished() const {
+    return std::all_of(sheets_.begin(), sheets_.end(), [](const SheetWork& s) { return s.finished; });
+  }
+
+  void work(TextCollector& collector) {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      SheetWork* sheet = ready_.size() < max_ready_ ? inflatable() : nullptr;
+      if (!ready_.empty() && (sheet == nullptr || ready_.size() >= threads_)) {
+        ChunkJob job = std::move(ready_.front());
+        ready_.pop_front();
+        ++busy_;
+        lock.unlock();
+        parse_job(job, context_, collector);
+        job.owned = std::string();  // free the bytes before taking the lock
+        lock.lock();
+        --busy_;
+        changed_.notify_all();
+        continue;
+      }
+      if (sheet != nullptr) {
+        sheet->started = true;
+        sheet->busy = true;
+        ++busy_;
+        lock.unlock();
+        std::vector<ChunkJob> produced;
+        inflate_step(*sheet, produced);
+        lock.lock();
+        for (auto& job : produced) {
+          sheet->chunks.push_back(std::make_unique<ChunkSlot>());
+          job.slot = sheet->chunks.back().get();
+          job.sheet = static_cast<std::size_t>(sheet - sheets_.data());
+          ready_.push_back(std::move(job));
+        }
+        sheet->busy = false;
+        --busy_;
+        changed_.notify_all();
+        continue;
+      }
+      if (ready_.empty() && busy_ == 0 && all_finished()) {
+        changed_.notify_all();
+        return;
+      }
+      changed_.wait(lock);
+    }
+  }
+
+  // Inflates until a chunk's worth of bytes ends at a row boundary (or the part ends).
+  void inflate_step(SheetWork& sheet, std::vector<ChunkJob>& out) {
+    try {
+      if (!sheet.stream) sheet.stream = std::make_unique<PartStream>(package_, sheet.part);
+      const std::size_t piece = std::min<std::size_t>(target_, 256 << 10);
+      if (target_ != static_cast<std::size_t>(-1)) sheet.pending.reserve(target_ + piece);
+      for (;;) {
+        const std::size_t n = sheet.stream->read(sheet.pending, piece);
+        if (n == 0) {
+          ChunkJob job;
+          job.size = sheet.pending.size();
+          job.owned = std::move(sheet.pending);
+          job.base = sheet.pending_base;
+          job.first = sheet.pending_base == 0;
+          job.final = true;
+          out.push_back(std::move(job));
+          sheet.pending = std::string();
+          sheet.stream.reset();
+          sheet.finished = true;
+          return;
+        }
+        if (sheet.pending.size() < target_) continue;
+        const auto* data = reinterpret_cast<const std::uint8_t*>(sheet.pending.data());
+        // Bytes searched before hold no row start (but a tag may straddle the old end).
+        const std::size_t from = sheet.searched > 64 ? sheet.searched - 64 : 0;
+        const std::size_t length = next_split(data, sheet.pending.size(), target_, from);
+        sheet.searched = sheet.pending.size();
+        if (length == 0) continue;
+        sheet.searched = 0;
+        ChunkJob job;
+        job.size = length;
+        job.base = sheet.pending_base;
+        job.first = sheet.pending_base == 0;
+        std::string rest = sheet.pending.substr(length);
+        sheet.pending.resize(length);
+        job.owned = std::move(sheet.pending);
+        sheet.pending = std::move(rest);
+        sheet.pending_base += length;
+        out.push_back(std::move(job));
+        return;
+      }
+    } catch (...) {
+      sheet.stream_error = std::current_exception();
+      sheet.stream.reset();
+      sheet.pending = std::string();
+      sheet.finished = true;
+    }
+  }
+
+  const Package& package_;
+  std::vector<SheetWork>& sheets_;
+  const SheetParseContext& context_;
+  std::size_t target_;
+  unsigned threads_ = 1;
+  std::size_t max_ready_ = 2;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<ChunkJob> ready_;
+  std::size_t busy_ = 0;
+};
+
+[[noreturn]] void rethrow_in_part(const std::exception_ptr& error, const Package& package, const std::string& part) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const Error& e) {
+    throw e.with_file(package.label()).with_part(part);
+  }
+}
+
+// Parses the whole part in one chunk: the reference result and the fallback.
+SheetOutput parse_whole(const Package& package, SheetWork& sheet, const SheetParseContext& context) {
+  // The part was inflated (and counted) in full once already: read it again uncounted.
+  if (sheet.whole.empty()) sheet.whole = package.read(sheet.part, false);
+  ChunkSlot slot;
+  ChunkJob job;
+  job.slot = &slot;
+  job.data = reinterpret_cast<const std::uint8_t*>(sheet.whole.data());
+  job.size = sheet.whole.size();
+  job.first = true;
+  job.final = true;
+  TextCollector collector;
+  parse_job(job, context, collector);
+  if (slot.error) rethrow_in_part(slot.error, package, sheet.part);
+  SheetOutput out;
+  out.merged_cells = std::move(slot.result.merged_cells);
+  out.table_ids = std::move(slot.result.table_ids);
+  out.drawing_ids = std::move(slot.result.drawing_ids);
+  out.segments.push_back(std::move(slot.result.segment));
+  return out;
+}
+
+// Stitches a sheet's chunks in document order; falls back to a whole parse when a split point
+// was not a row boundary.
+SheetOutput stitch(const Package& package, SheetWork& sheet, const SheetParseContext& context, LoadStats& stats) {
+  // Inflating comes before parsing in document order: a bad stream outranks parse errors.
+  if (sheet.stream_error) rethrow_in_part(sheet.stream_error, package, sheet.part);
+  const std::size_t n = sheet.chunks.size();
+  bool safe = true;
+  for (std::size_t k = 0; k < n && safe; ++k) {
+    const ChunkSlot& slot = *sheet.chunks[k];
+    if (slot.error) break;  // reported below once the chunks before it are known to be sound
+    if (k + 1 < n && slot.result.end != ChunkEnd::boundary) safe = false;
+  }
+  if (safe && n > 1 && !sheet.chunks[n - 1]->error &&
+      sheet.chunks[n - 1]->result.closed_names != sheet.chunks[0]->result.open_names) {
+    safe = false;
+  }
+  if (!safe) {
+    ++stats.serial_fallbacks;
+    sheet.chunks.clear();
+    return parse_whole(package, sheet, context);
+  }
+
+  SheetOutput out;
+  out.split = n > 1;
+  std::uint32_t previous_row = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    ChunkSlot& slot = *sheet.chunks[k];
+    ChunkResult& r = slot.result;
+    for (std::size_t i = 0; i < r.relative_rows && i < r.segment.rows.size(); ++i) {
+      Row& row = r.segment.rows[i];
+      row.number += previous_row;
+      if (row.number > max_rows) {
+        throw Error(ErrorKind::range, {package.label(), sheet.part, row.offset},
+                    "implied row " + std::to_string(static_cast<std::uint64_t>(row.number)) +
+                        " is beyond row 1048576");
+      }
+    }
+    if (slot.error) rethrow_in_part(slot.error, package, sheet.part);
+    if (!r.segment.rows.empty()) previous_row = r.segment.rows.back().number;
+    for (auto& m : r.merged_cells) out.merged_cells.push_back(std::move(m));
+    for (auto& t : r.table_ids) out.table_ids.push_back(std::move(t));
+    for (auto& d : r.drawing_ids) out.drawing_ids.push_back(std::move(d));
+    out.segments.push_back(std::move(r.segment));
+  }
+  stats.chunks += n;
+  return out;
+}
+
+}  // namespace
+
+std::vector<SheetOutput> load_sheets(const Package& package, const std::vector<std::string>& parts,
+                                     const SheetParseContext& context, const LoadOptions& options, LoadStats& stats) {
+  std::vector<SheetWork> sheets(parts.size());
+  for (std::size_t i = 0; i < parts.size(); ++i) sheets[i].part = parts[i];
+
+  if (options.inflate == InflateMode::serial) {
+    run_serial_inflate(package, sheets, context, options, stats);
+  } else {
+    const auto b = Clock::now();
+    Pipeline(package, sheets, context, options).run();
+    stats.phase_b_s += seconds_since(b);
+  }
+
+  std::vector<SheetOutput> out;
+  out.reserve(sheets.size());
+  for (auto& sheet : sheets) {
+    out.push_back(stitch(package, sheet, context, stats));
+    sheet.whole = std::string();
+  }
+  return out;
+}
+
+}  // namespace docconform::xlsx

@@ -1,0 +1,28 @@
+// Phases A and B for the worksheets of a workbook: inflate each sheet part, split it at row
+// boundaries into chunks, parse the chunks on the worker pool, then stitch each sheet's
+// chunks together in document order (row numbers fixed up, boundaries verified, a sheet whose
+// split turned out unsafe re-parsed whole). The first error in document order wins.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "docconform/xlsx/workbook.h"
+#include "package.h"
+#include "sheet_parser.h"
+
+namespace docconform::xlsx {
+
+struct SheetOutput {
+  std::vector<Segment> segments;
+  std::vector<std::u16string> merged_cells;
+  std::vector<std::string> table_ids;
+  std::vector<std::string> drawing_ids;
+  bool split = false;
+};
+
+// Loads the worksheet parts (zip entry names) and returns one output per part, in order.
+std::vector<SheetOutput> load_sheets(const Package& package, const std::vector<std::string>& parts,
+                                     const SheetParseContext& context, const LoadOptions& options, LoadStats& stats);
+
+}  // namespace docconform::xlsx

@@ -1,0 +1,468 @@
+#include "sheet_parser.h"
+
+#include <charconv>
+#include <cstdlib>
+
+#include "docconform/error.h"
+#include "rich_text.h"
+
+namespace docconform::xlsx {
+namespace {
+
+inline bool is_space(std::uint8_t c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+Span trim(Span s) {
+  while (s.size > 0 && is_space(s.data[0])) {
+    ++s.data;
+    --s.size;
+  }
+  while (s.size > 0 && is_space(s.data[s.size - 1])) --s.size;
+  return s;
+}
+
+bool parse_uint(Span s, std::uint64_t& value) {
+  s = trim(s);
+  const char* b = reinterpret_cast<const char*>(s.data);
+  const auto r = std::from_chars(b, b + s.size, value);
+  return s.size > 0 && r.ec == std::errc() && r.ptr == b + s.size;
+}
+
+// xsd:double text, correctly rounded (std::from_chars); a leading '+' is allowed.
+bool parse_double(Span s, double& value) {
+  s = trim(s);
+  const char* b = reinterpret_cast<const char*>(s.data);
+  const char* e = b + s.size;
+  if (b < e && *b == '+' && e - b > 1 && *(b + 1) != '-' && *(b + 1) != '+') ++b;
+  if (b == e) return false;
+  const auto r = std::from_chars(b, e, value, std::chars_format::general);
+  if (r.ptr != e) return false;
+  if (r.ec == std::errc::result_out_of_range) {
+    // Overflow to infinity or underflow to zero, rounded as strtod does.
+    const std::string copy(b, e);
+    value = std::strtod(copy.c_str(), nullptr);
+    return true;
+  }
+  return r.ec == std::errc();
+}
+
+enum class CellTag : std::uint8_t { n, s, str, inline_str, b, e, d };
+
+bool parse_cell_type(Span t, CellTag& tag) {
+  switch (t.size) {
+    case 1:
+      switch (t.data[0]) {
+        case 'n': tag = CellTag::n; return true;
+        case 's': tag = CellTag::s; return true;
+        case 'b': tag = CellTag::b; return true;
+        case 'e': tag = CellTag::e; return true;
+        case 'd': tag = CellTag::d; return true;
+        default: return false;
+      }
+    case 3:
+      if (span_is(t, "str")) {
+        tag = CellTag::str;
+        return true;
+      }
+      return false;
+    case 9:
+      if (span_is(t, "inlineStr")) {
+        tag = CellTag::inline_str;
+        return true;
+      }
+      return false;
+    default: return false;
+  }
+}
+
+class SheetParser {
+ public:
+  SheetParser(XmlScanner& scanner, const SheetParseContext& context, TextCollector& collector, ChunkResult& out,
+              std::optional<std::uint32_t> previous_row)
+      : sc_(scanner), ctx_(context), col_(collector), out_(out), seg_(out.segment),
+        relative_(!previous_row.has_value()), previous_row_(previous_row.value_or(0)) {}
+
+  void run(bool in_sheet_data) {
+    in_sheet_data_ = in_sheet_data;
+    if (in_sheet_data_) mark_safe();
+    Span parent2;
+    for (;;) {
+      const Token t = next_token(sc_);
+      if (t == Token::end_of_input) return;
+      if (t == Token::end) {
+        if (sc_.depth() == 1) in_sheet_data_ = false;  // </sheetData> or another top-level child
+        continue;
+      }
+      if (t != Token::start) continue;
+      const std::size_t d = sc_.depth();
+      const Span name = sc_.local();
+      if (d == 3 && in_sheet_data_) {
+        if (span_is(name, "row")) {
+          parse_row();
+        } else {
+          skip_element(sc_);
+        }
+        mark_safe();
+      } else if (d == 2) {
+        parent2 = name;
+        if (span_is(name, "sheetData")) {
+          in_sheet_data_ = true;
+          mark_safe();
+        } else if (span_is(name, "drawing")) {
+          if (const auto* id = relationship_id()) out_.drawing_ids.push_back(attribute_bytes(*id, sc_.token_offset()));
+          skip_element(sc_);
+        } else if (!span_is(name, "mergeCells") && !span_is(name, "tableParts")) {
+          skip_element(sc_);
+        }
+      } else if (d == 3) {
+        if (span_is(parent2, "mergeCells") && span_is(name, "mergeCell")) {
+          if (const auto* ref = sc_.attribute("ref")) out_.merged_cells.push_back(attribute_text(*ref, sc_.token_offset()));
+        } else if (span_is(parent2, "tableParts") && span_is(name, "tablePart")) {
+          if (const auto* id = relationship_id()) out_.table_ids.push_back(attribute_bytes(*id, sc_.token_offset()));
+        }
+        skip_element(sc_);
+      }
+    }
+  }
+
+  bool in_sheet_data() const { return in_sheet_data_; }
+
+ private:
+  // r:id (the relationships namespace is bound to some prefix; match the prefixed "id").
+  const Attribute* relationship_id() const {
+    for (const auto& a : sc_.attributes()) {
+      if (span_is(a.local, "id") && a.prefix.size > 0) return &a;
+    }
+    return nullptr;
+  }
+
+  void mark_safe() {
+    out_.safe_bytes = sc_.consumed();
+    out_.safe_rows = seg_.rows.size();
+    out_.safe_cells = seg_.cells.size();
+    out_.safe_formulas = seg_.formulas.size();
+    out_.safe_arena = seg_.arena.size();
+  }
+
+  [[noreturn]] void range_error(std::uint64_t offset, const std::string& message) const {
+    throw Error(ErrorKind::range, {"", "", offset}, message);
+  }
+
+  struct RowState {
+    bool implicit = true;           // number implied by the previous row
+    bool counted_relative = false;  // counted in relative_rows
+    std::uint32_t cells = 0;
+  };
+
+  void parse_row() {
+    Row row;
+    row.offset = sc_.token_offset();
+    row.first_cell = static_cast<std::uint32_t>(seg_.cells.size());
+    RowState state;
+    if (const auto* r = sc_.attribute("r")) {
+      std::uint64_t n = 0;
+      if (!parse_uint(r->value, n)) sc_.fail("row number is not an integer");
+      if (n < 1 || n > max_rows) range_error(row.offset, "row " + std::to_string(n) + " is outside 1..1048576");
+      row.number = static_cast<std::uint32_t>(n);
+      state.implicit = false;
+      seen_explicit_ = true;
+    } else {
+      row.number = previous_row_ + 1;
+      if (relative_ && !seen_explicit_) {
+        ++out_.relative_rows;
+        state.counted_relative = true;
+      } else if (row.number > max_rows) {
+        range_error(row.offset, "implied row " + std::to_string(row.number) + " is beyond row 1048576");
+      }
+    }
+    std::uint32_t previous_column = 0;
+    const std::size_t depth = sc_.depth();
+    for (;;) {
+      const Token t = next_token(sc_);
+      if (t == Token::end) {
+        if (sc_.depth() < depth) break;
+        continue;
+      }
+      if (t == Token::end_of_input) unexpected_end(sc_, "unexpected end of part inside a row");
+      if (t != Token::start) continue;
+      if (sc_.depth() == depth + 1 && span_is(sc_.local(), "c")) {
+        parse_cell(row, state, previous_column);
+      } else {
+        skip_element(sc_);
+      }
+    }
+    row.cell_count = static_cast<std::uint32_t>(seg_.cells.size() - row.first_cell);
+    previous_row_ = row.number;
+    seg_.rows.push_back(row);
+  }
+
+  void parse_cell(Row& row, RowState& state, std::uint32_t& previous_column) {
+    const std::uint64_t offset = sc_.token_offset();
+    Cell cell;
+    CellTag tag = CellTag::n;
+    std::uint32_t column = 0;
+    for (const auto& a : sc_.attributes()) {
+      if (a.prefix.size != 0 || a.local.size != 1) continue;
+      switch (a.local.data[0]) {
+        case 'r': {
+          std::uint32_t ref_row = 0;
+          if (!parse_cell_ref(a.value, column, ref_row) || column == 0) sc_.fail("malformed cell reference");
+          if (column > max_columns || ref_row > max_rows) {
+            range_error(offset, "cell reference " + std::string(a.value.view()) + " is outside A1:XFD1048576");
+          }
+          if (ref_row != 0 && state.implicit && state.cells == 0) {
+            // A row without r whose first cell carries a reference: the cell numbers the row.
+            if (state.counted_relative) --out_.relative_rows;
+            state.counted_relative = false;
+            row.number = ref_row;
+            state.implicit = false;
+            seen_explicit_ = true;
+          } else if (ref_row != 0 && !state.implicit && ref_row != row.number) {
+            sc_.fail("cell reference names another row than its <row>");
+          }
+          break;
+        }
+        case 's': {
+          std::uint64_t style = 0;  // s="" means the default, as s absent does
+          if ((trim(a.value).size != 0 && !parse_uint(a.value, style)) || style > 0xFFFFFFFFu) sc_.fail("style index is not an integer");
+          cell.style = static_cast<std::uint32_t>(style);
+          break;
+        }
+        case 't':
+          if (!parse_cell_type(a.value, tag)) sc_.fail("unknown cell type");
+          break;
+        default: break;
+      }
+    }
+    if (column == 0) {
+      column = previous_column + 1;
+      if (column > max_columns) range_error(offset, "implied column is beyond column XFD (16384)");
+    }
+    previous_column = column;
+    ++state.cells;
+    cell.column = static_cast<std::uint16_t>(column);
+
+    const std::size_t depth = sc_.depth();
+    for (;;) {
+      const Token t = next_token(sc_);
+      if (t == Token::end) {
+        if (sc_.depth() < depth) break;
+        continue;
+      }
+      if (t == Token::end_of_input) unexpected_end(sc_, "unexpected end of part inside a cell");
+      if (t != Token::start) continue;
+      const Span name = sc_.local();
+      if (sc_.depth() != depth + 1) {
+        skip_element(sc_);
+      } else if (span_is(name, "v")) {
+        const std::uint64_t at = sc_.token_offset();
+        read_leaf(sc_, col_);
+        if (tag != CellTag::inline_str) set_value(cell, tag, col_.bytes(), at);
+      } else if (span_is(name, "f")) {
+        parse_formula(cell);
+      } else if (span_is(name, "is")) {
+        if (tag == CellTag::inline_str) {
+          const TextRef text = read_rich_text(sc_, col_, seg_.arena);
+          cell.type = CellType::string;
+          cell.payload = text.offset;
+          cell.text_length = text.length;
+        } else {
+          skip_element(sc_);
+        }
+      } else {
+        skip_element(sc_);
+      }
+    }
+    seg_.cells.push_back(cell);
+  }
+
+  void set_value(Cell& cell, CellTag tag, Span bytes, std::uint64_t at) {
+    switch (tag) {
+      case CellTag::n: {
+        if (trim(bytes).size == 0) return;  // <v/>: no value
+        double value = 0;
+        if (!parse_double(bytes, value)) sc_.fail_at(at, "cell value is not a number");
+        std::memcpy(&cell.payload, &value, sizeof value);
+        cell.type = CellType::number;
+        return;
+      }
+      case CellTag::s: {
+        if (trim(bytes).size == 0) return;
+        std::uint64_t index = 0;
+        if (!parse_uint(bytes, index)) sc_.fail_at(at, "shared string index is not an integer");
+        if (index >= ctx_.shared_strings) {
+          range_error(at, "shared string index " + std::to_string(index) + " is out of range (the table has " +
+                              std::to_string(ctx_.shared_strings) + ")");
+        }
+        cell.payload = index;
+        cell.type = CellType::shared_string;
+        return;
+      }
+      case CellTag::b: {
+        const Span v = trim(bytes);
+        if (v.size == 0) return;
+        if (span_is(v, "0") || span_is(v, "false")) cell.payload = 0;
+        else if (span_is(v, "1") || span_is(v, "true")) cell.payload = 1;
+        else sc_.fail_at(at, "boolean cell value is not 0 or 1");
+        cell.type = CellType::boolean;
+        return;
+      }
+      case CellTag::str:
+      case CellTag::e:
+      case CellTag::d: {
+        if (tag != CellTag::str && trim(bytes).size == 0) return;
+        TextRef text;
+        if (tag == CellTag::str) {
+          text = append_xstring(bytes, seg_.arena);
+        } else {
+          text.offset = append_utf16(bytes, seg_.arena);
+          text.length = static_cast<std::uint32_t>(seg_.arena.size() - text.offset);
+        }
+        cell.payload = text.offset;
+        cell.text_length = text.length;
+        cell.type = tag == CellTag::str ? CellType::string : tag == CellTag::e ? CellType::error : CellType::date;
+        return;
+      }
+      case CellTag::inline_str: return;
+    }
+  }
+
+  void parse_formula(Cell& cell) {
+    Formula f;
+    const std::uint64_t at = sc_.token_offset();
+    if (const auto* t = sc_.attribute("t")) {
+      const Span v = t->value;
+      if (span_is(v, "normal")) f.kind = FormulaKind::normal;
+      else if (span_is(v, "shared")) f.kind = FormulaKind::shared;
+      else if (span_is(v, "array")) f.kind = FormulaKind::array;
+      else if (span_is(v, "dataTable")) f.kind = FormulaKind::data_table;
+      else sc_.fail("unknown formula type");
+    }
+    if (const auto* si = sc_.attribute("si")) {
+      std::uint64_t n = 0;
+      if (!parse_uint(si->value, n) || n > 0x7FFFFFFF) sc_.fail("shared formula index is not an integer");
+      f.si = static_cast<std::int64_t>(n);
+    }
+    if (const auto* ref = sc_.attribute("ref")) {
+      const std::string bytes = attribute_bytes(*ref, at);
+      f.ref.offset = append_utf16({reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()}, seg_.arena);
+      f.ref.length = static_cast<std::uint32_t>(seg_.arena.size() - f.ref.offset);
+    }
+    read_leaf(sc_, col_);
+    f.text.offset = append_utf16(col_.bytes(), seg_.arena);
+    f.text.length = static_cast<std::uint32_t>(seg_.arena.size() - f.text.offset);
+    cell.formula = static_cast<std::uint32_t>(seg_.formulas.size());
+    seg_.formulas.push_back(f);
+  }
+
+  XmlScanner& sc_;
+  const SheetParseContext& ctx_;
+  TextCollector& col_;
+  ChunkResult& out_;
+  Segment& seg_;
+  bool relative_;
+  std::uint32_t previous_row_;
+  bool seen_explicit_ = false;
+  bool in_sheet_data_ = false;
+};
+
+}  // namespace
+
+bool parse_cell_ref(Span ref, std::uint32_t& column, std::uint32_t& row) {
+  std::size_t i = 0;
+  std::uint64_t c = 0;
+  while (i < ref.size) {
+    std::uint8_t ch = ref.data[i];
+    if (ch >= 'a' && ch <= 'z') ch = static_cast<std::uint8_t>(ch - 'a' + 'A');
+    if (ch < 'A' || ch > 'Z') break;
+    c = c * 26 + (ch - 'A' + 1);
+    if (c > 0xFFFFFF) return false;
+    ++i;
+  }
+  std::uint64_t r = 0;
+  const std::size_t digits_start = i;
+  while (i < ref.size && ref.data[i] >= '0' && ref.data[i] <= '9') {
+    r = r * 10 + (ref.data[i] - '0');
+    if (r > 0xFFFFFFF) return false;
+    ++i;
+  }
+  if (i != ref.size || (c == 0 && i == digits_start)) return false;
+  if (i > digits_start && r == 0) return false;
+  column = static_cast<std::uint32_t>(c);
+  row = static_cast<std::uint32_t>(r);
+  return true;
+}
+
+std::string column_letters(std::uint32_t column) {
+  std::string out;
+  while (column > 0) {
+    const std::uint32_t rem = (column - 1) % 26;
+    out.insert(out.begin(), static_cast<char>('A' + rem));
+    column = (column - 1) / 26;
+  }
+  return out;
+}
+
+bool is_tag_start(const std::uint8_t* data, std::size_t size, std::size_t at, std::string_view tag) {
+  std::size_t name = at + 1;
+  std::size_t k = name;
+  while (k < size && k - name < 64 && data[k] != ':' && data[k] != ' ' && data[k] != '>' && data[k] != '/' &&
+         data[k] != '\t' && data[k] != '\n' && data[k] != '\r' && data[k] != '<') {
+    ++k;
+  }
+  if (k < size && data[k] == ':') name = k + 1;
+  if (name + tag.size() + 1 > size || std::memcmp(data + name, tag.data(), tag.size()) != 0) return false;
+  const std::uint8_t after = data[name + tag.size()];
+  return after == ' ' || after == '>' || after == '/' || after == '\t' || after == '\n' || after == '\r';
+}
+
+std::size_t find_tag_split(const std::uint8_t* data, std::size_t size, std::size_t min_offset, std::string_view tag) {
+  std::size_t end = size;
+  while (end > min_offset) {
+    const void* lt = memrchr(data + min_offset, '<', end - min_offset);
+    if (lt == nullptr) return 0;
+    const std::size_t at = static_cast<std::size_t>(static_cast<const std::uint8_t*>(lt) - data);
+    if (is_tag_start(data, size, at, tag)) return at;
+    end = at;
+  }
+  return 0;
+}
+
+std::size_t find_row_split(const std::uint8_t* data, std::size_t size, std::size_t min_offset) {
+  return find_tag_split(data, size, min_offset, "row");
+}
+
+std::size_t find_next_row_start(const std::uint8_t* data, std::size_t size, std::size_t from) {
+  while (from < size) {
+    const void* lt = std::memchr(data + from, '<', size - from);
+    if (lt == nullptr) return 0;
+    const std::size_t at = static_cast<std::size_t>(static_cast<const std::uint8_t*>(lt) - data);
+    if (at > 0 && is_tag_start(data, size, at, "row")) return at;
+    from = at + 1;
+  }
+  return 0;
+}
+
+void parse_sheet_chunk(const std::uint8_t* data, std::size_t size, std::uint64_t base, ChunkStart start,
+                       std::optional<std::uint32_t> previous_row, bool final, const SheetParseContext& context,
+                       TextCollector& collector, ChunkResult& out) {
+  XmlScanner scanner(data, size, base, final, context.limits);
+  if (start == ChunkStart::rows) scanner.assume_open(2);
+  SheetParser parser(scanner, context, collector, out, previous_row);
+  try {
+    parser.run(start == ChunkStart::rows);
+  } catch (const IncompleteInput&) {
+    out.end = ChunkEnd::unsafe;
+    return;
+  }
+  out.closed_names = scanner.closed_assumed();
+  if (final) {
+    out.end = ChunkEnd::complete;
+  } else if (parser.in_sheet_data() && scanner.depth() == 2) {
+    out.end = ChunkEnd::boundary;
+    out.open_names = scanner.open_names();
+  } else {
+    out.end = ChunkEnd::unsafe;
+  }
+}
+
+}  // namespace docconform::xlsx

@@ -1,0 +1,70 @@
+// SpreadsheetML worksheet parsing, one chunk at a time. A chunk is either the whole part, the
+// part's beginning up to a row boundary, or a run of whole <row> elements (the middle), or the
+// rest of the part from a row boundary. Chunks of one sheet can be parsed in parallel: a chunk
+// that does not know the row number before it numbers its leading rows without `r` relative
+// to its start, and the sheet fixes them up once every chunk is done.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "docconform/xlsx/workbook.h"
+#include "xml_scanner.h"
+#include "xml_text.h"
+
+namespace docconform::xlsx {
+
+enum class ChunkStart : std::uint8_t {
+  document,  // the part's first byte
+  rows,      // inside <sheetData>, at a row boundary
+};
+
+enum class ChunkEnd : std::uint8_t {
+  complete,  // the whole document ended (final chunks)
+  boundary,  // the data ended between rows inside <sheetData>
+  unsafe,    // the data ended anywhere else: the split point was not a row boundary
+};
+
+struct ChunkResult {
+  Segment segment;
+  ChunkEnd end = ChunkEnd::unsafe;
+  std::size_t relative_rows = 0;  // leading rows numbered relative to the chunk start
+  std::size_t safe_bytes = 0;     // bytes consumed up to the last row boundary
+  std::size_t safe_rows = 0, safe_cells = 0, safe_formulas = 0, safe_arena = 0;  // contents there
+  std::string open_names;         // qualified names open at the end ("worksheet sheetData")
+  std::string closed_names;       // qualified names that closed the assumed-open elements
+  std::vector<std::u16string> merged_cells;
+  std::vector<std::string> table_ids;    // r:id of <tablePart>
+  std::vector<std::string> drawing_ids;  // r:id of <drawing>
+};
+
+struct SheetParseContext {
+  std::size_t shared_strings = 0;  // count, for index checks
+  ScanLimits limits;
+};
+
+// Parses data (offset base in the part) starting as start says. previous_row is the row number
+// before the chunk when known (0 = before the first row); unknown makes leading implicit rows
+// relative. final says whether the data ends the part. Errors carry the offset in the part.
+void parse_sheet_chunk(const std::uint8_t* data, std::size_t size, std::uint64_t base, ChunkStart start,
+                       std::optional<std::uint32_t> previous_row, bool final, const SheetParseContext& context,
+                       TextCollector& collector, ChunkResult& out);
+
+// Finds a split point: the offset of the last "<row" (any prefix) start tag in data that lies at
+// or after min_offset, or 0 when there is none.
+std::size_t find_row_split(const std::uint8_t* data, std::size_t size, std::size_t min_offset);
+// The same for any element name (local name, any prefix): "<si" for shared strings.
+std::size_t find_tag_split(const std::uint8_t* data, std::size_t size, std::size_t min_offset, std::string_view tag);
+bool is_tag_start(const std::uint8_t* data, std::size_t size, std::size_t at, std::string_view tag);
+// The first "<row" start tag at or after from (never at offset 0), or 0 when there is none.
+std::size_t find_next_row_start(const std::uint8_t* data, std::size_t size, std::size_t from);
+
+// "AB12" -> column 28, row 12; false when malformed. Either part may be absent ("AB", "12").
+bool parse_cell_ref(Span ref, std::uint32_t& column, std::uint32_t& row);
+
+// A column number as letters (1 -> "A").
+std::string column_letters(std::uint32_t column);
+
+}  // namespace docconform::xlsx

@@ -1,0 +1,112 @@
+// A pull scanner for the XML that SpreadsheetML parts use. It never allocates per token: names,
+// attribute values and text are spans into the scan buffer; element and attribute names are
+// matched in place by local name (the part after a namespace prefix). Entity and character
+// references are left in the spans and resolved by the consumer that wants the value
+// (xml_text.h). No DTD processing: a DOCTYPE is rejected, user-defined entities never expand.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace docconform::xlsx {
+
+struct ScanLimits {
+  std::uint32_t max_depth = 256;             // open elements at once
+  std::uint64_t max_token_bytes = 64 << 20;  // one tag, one text run, comment, CDATA or PI
+  std::uint32_t max_attributes = 512;        // attributes of one element
+};
+
+struct Span {
+  const std::uint8_t* data = nullptr;
+  std::size_t size = 0;
+  std::string_view view() const { return {reinterpret_cast<const char*>(data), size}; }
+};
+
+inline bool span_is(Span s, std::string_view literal) {
+  return s.size == literal.size() && (s.size == 0 || std::memcmp(s.data, literal.data(), s.size) == 0);
+}
+
+struct Attribute {
+  Span local;      // name after the prefix
+  Span prefix;     // empty when unprefixed
+  Span value;      // raw, references unresolved
+  bool plain = true;  // no '&' and no literal TAB/LF/CR: the raw bytes are the value
+};
+
+enum class Token {
+  start,        // start tag (self_closing() tells whether an end follows)
+  end,          // end tag (also reported right after a self-closing start tag)
+  text,         // character data between markup (raw: references unresolved)
+  cdata,        // a CDATA section's content (literal)
+  end_of_input, // clean end: every construct closed (elements may still be open)
+  incomplete,   // the input ended inside a construct (only when the input is not final)
+};
+
+class XmlScanner {
+ public:
+  // base_offset is the position of data[0] inside the part (for error offsets of chunks).
+  XmlScanner(const std::uint8_t* data, std::size_t size, std::uint64_t base_offset, bool final,
+             const ScanLimits& limits);
+
+  // Starts scanning at data[0] inside `count` elements whose names are not known (a chunk that
+  // begins inside them): any end tag closes them; closed_assumed() tells which names did.
+  void assume_open(std::size_t count);
+  const std::string& closed_assumed() const { return closed_assumed_; }
+  // Qualified names of the open elements, space-separated.
+  std::string open_names() const;
+
+  Token next();
+
+  // Valid after start: the element's names and attributes. After end: the closed element's name.
+  Span local() const { return local_; }
+  Span prefix() const { return prefix_; }
+  bool self_closing() const { return self_closing_; }
+  const std::vector<Attribute>& attributes() const { return attributes_; }
+  const Attribute* attribute(std::string_view local) const;
+
+  // Valid after text / cdata.
+  Span text() const { return text_; }
+  bool text_plain() const { return text_plain_; }  // no '&' and no CR: the raw bytes are the text
+
+  std::size_t depth() const { return stack_.size(); }
+  bool final() const { return final_; }
+  // Offset (in the part) of the current token's first byte, and of the scan position.
+  std::uint64_t token_offset() const { return base_ + static_cast<std::uint64_t>(token_ - begin_); }
+  std::uint64_t position() const { return base_ + static_cast<std::uint64_t>(p_ - begin_); }
+  std::size_t consumed() const { return static_cast<std::size_t>(p_ - begin_); }
+
+  // Throws Error(format) at the current token with this message (part filled in by callers).
+  [[noreturn]] void fail(const char* message) const;
+  [[noreturn]] void fail_at(std::uint64_t offset, const char* message) const;
+
+ private:
+  Token scan_markup();
+  Token scan_start_tag();
+  Token scan_end_tag();
+  bool skip_until(const char* terminator, std::size_t length, const std::uint8_t*& found);
+  void check_token_size(const std::uint8_t* from, const std::uint8_t* to) const;
+  Span scan_name();
+
+  const std::uint8_t* begin_;
+  const std::uint8_t* p_;
+  const std::uint8_t* end_;
+  const std::uint8_t* token_ = nullptr;
+  std::uint64_t base_;
+  bool final_;
+  ScanLimits limits_;
+
+  Span local_, prefix_, text_;
+  bool self_closing_ = false;
+  bool pending_end_ = false;  // a self-closing tag still owes its end token
+  bool text_plain_ = true;
+  bool seen_root_ = false;
+  std::vector<Attribute> attributes_;
+  std::vector<Span> stack_;  // qualified names of open elements (data null: assumed, unknown)
+  std::string closed_assumed_;
+};
+
+}  // namespace docconform::xlsx

@@ -1,0 +1,102 @@
+// Micro-benchmarks of the XLSX loader's inner loops: the XML scanner over worksheet XML, the
+// sheet parser, reference resolving, the `_xHHHH_` decoder and number parsing via the parser.
+#include <benchmark/benchmark.h>
+
+#include <string>
+
+#include "../../reference/xlsx/sheet_parser.h"
+#include "../../reference/xlsx/xml_scanner.h"
+#include "../../reference/xlsx/xml_text.h"
+
+namespace {
+
+using namespace docconform::xlsx;
+
+// A worksheet of rows x 4 cells: numbers, shared string indexes and inline strings.
+std::string sheet_xml(int rows) {
+  std::string x = "<?xml version=\"1.0\"?><worksheet xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\">"
+                  "<sheetData>";
+  for (int r = 1; r <= rows; ++r) {
+    const std::string n = std::to_string(r);
+    x += "<row r=\"" + n + "\"><c r=\"A" + n + "\"><v>" + std::to_string(r * 37.25) + "</v></c><c r=\"B" + n +
+         "\" t=\"s\"><v>" + std::to_string(r % 4) + "</v></c><c r=\"C" + n + "\"><v>" + n +
+         "</v></c><c r=\"D" + n + "\" t=\"inlineStr\"><is><t>text &amp; more \xC3\xA9 " + n + "</t></is></c></row>";
+  }
+  return x + "</sheetData></worksheet>";
+}
+
+const std::string& sample() {
+  static const std::string xml = sheet_xml(20000);
+  return xml;
+}
+
+void BM_Scanner(benchmark::State& state) {
+  const std::string& xml = sample();
+  for (auto _ : state) {
+    XmlScanner sc(reinterpret_cast<const std::uint8_t*>(xml.data()), xml.size(), 0, true, ScanLimits{});
+    std::size_t tokens = 0;
+    while (sc.next() != Token::end_of_input) ++tokens;
+    benchmark::DoNotOptimize(tokens);
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * xml.size()));
+}
+BENCHMARK(BM_Scanner);
+
+void BM_SheetParser(benchmark::State& state) {
+  const std::string& xml = sample();
+  SheetParseContext context;
+  context.shared_strings = 4;
+  TextCollector collector;
+  for (auto _ : state) {
+    ChunkResult r;
+    parse_sheet_chunk(reinterpret_cast<const std::uint8_t*>(xml.data()), xml.size(), 0, ChunkStart::document, 0, true,
+                      context, collector, r);
+    benchmark::DoNotOptimize(r.segment.cells.data());
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * xml.size()));
+  state.counters["cells/s"] = benchmark::Counter(20000.0 * 4, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_SheetParser);
+
+void BM_ResolveReferences(benchmark::State& state) {
+  std::string text;
+  for (int i = 0; i < 1000; ++i) text += "a &amp; b &lt; c &#x1F600; d\r\n";
+  const Span raw{reinterpret_cast<const std::uint8_t*>(text.data()), text.size()};
+  std::string out;
+  for (auto _ : state) {
+    out.clear();
+    append_resolved(raw, false, 0, out);
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * text.size()));
+}
+BENCHMARK(BM_ResolveReferences);
+
+void BM_DecodeOoxmlEscapes(benchmark::State& state) {
+  std::u16string base;
+  for (int i = 0; i < 1000; ++i) base += u"plain text _x000D_ and _x005F_x0041_ more ";
+  std::u16string work;
+  for (auto _ : state) {
+    work = base;
+    benchmark::DoNotOptimize(decode_ooxml_escapes(work.data(), work.size()));
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * base.size() * 2));
+}
+BENCHMARK(BM_DecodeOoxmlEscapes);
+
+void BM_Utf8ToArena(benchmark::State& state) {
+  std::string text;
+  for (int i = 0; i < 1000; ++i) text += "Gr\xC3\xBC\xC3\x9F" "e \xE2\x9C\x93 ascii ascii ascii \xF0\x9F\x98\x80 ";
+  const Span s{reinterpret_cast<const std::uint8_t*>(text.data()), text.size()};
+  std::u16string arena;
+  for (auto _ : state) {
+    arena.clear();
+    benchmark::DoNotOptimize(append_utf16(s, arena));
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * text.size()));
+}
+BENCHMARK(BM_Utf8ToArena);
+
+}  // namespace
+
+BENCHMARK_MAIN();

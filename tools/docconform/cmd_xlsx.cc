@@ -1,0 +1,84 @@
+// xlsx subcommands: dump, digest, gen and bench (bench lives in xlsx_bench.cc).
+#include <iostream>
+#include <memory>
+
+#include "cli_util.h"
+#include "commands.h"
+#include "docconform/xlsx/dump.h"
+#include "docconform/xlsx/generator.h"
+#include "docconform/xlsx/workbook.h"
+#include "xlsx_bench.h"
+
+namespace docconform::cli {
+namespace {
+
+struct LoadFlags {
+  std::string file;
+  unsigned threads = 0;
+  bool serial = false;
+  std::string inflate = "workers";
+  std::size_t chunk_bytes = xlsx::LoadOptions{}.chunk_bytes;
+
+  xlsx::LoadOptions options() const {
+    xlsx::LoadOptions o;
+    o.parallel = !serial;
+    o.threads = threads;
+    o.inflate = inflate == "serial" ? xlsx::InflateMode::serial : xlsx::InflateMode::workers;
+    o.chunk_bytes = chunk_bytes;
+    return o;
+  }
+};
+
+void add_load_flags(CLI::App* app, LoadFlags& flags) {
+  app->add_option("file", flags.file, "Input .xlsx/.xlsm file")->required();
+  app->add_option("--threads", flags.threads, "Thread cap (0 = min(jobs, cores))");
+  app->add_flag("--serial", flags.serial, "Load on the calling thread only");
+  app->add_option("--inflate", flags.inflate, "Where sheet parts are inflated: workers (default) or serial (phase A)")
+      ->check(CLI::IsMember({"workers", "serial"}));
+  app->add_option("--chunk-bytes", flags.chunk_bytes, "Split sheets into chunks of about this much XML (0 = never)");
+}
+
+}  // namespace
+
+void add_xlsx_commands(CommandGroups& groups) {
+  auto dump_flags = std::make_shared<LoadFlags>();
+  auto* dump = groups.dump.add_subcommand("xlsx", "Canonical dump of a workbook (conformance/SPEC-xlsx.md)");
+  add_load_flags(dump, *dump_flags);
+  dump->callback([dump_flags] {
+    const auto wb = xlsx::load_workbook_file(dump_flags->file, dump_flags->options());
+    xlsx::write_dump(wb, [](std::string_view piece) { std::cout.write(piece.data(), static_cast<std::streamsize>(piece.size())); });
+  });
+
+  auto digest_flags = std::make_shared<LoadFlags>();
+  auto* digest = groups.digest.add_subcommand("xlsx", "SHA-256 of the canonical dump of a workbook");
+  add_load_flags(digest, *digest_flags);
+  digest->callback([digest_flags] {
+    const auto wb = xlsx::load_workbook_file(digest_flags->file, digest_flags->options());
+    std::cout << xlsx::dump_sha256(wb) << "\n";
+  });
+
+  auto gen = std::make_shared<xlsx::GenOptions>();
+  auto out = std::make_shared<std::string>();
+  auto strings = std::make_shared<std::string>("shared");
+  auto no_extras = std::make_shared<bool>(false);
+  auto* g = groups.gen.add_subcommand("xlsx", "Write a deterministic synthetic workbook with libzip");
+  g->add_option("--sheets", gen->sheets, "Number of sheets")->capture_default_str();
+  g->add_option("--rows", gen->rows, "Rows per sheet, header included")->capture_default_str();
+  g->add_option("--cols", gen->columns, "Columns per row")->capture_default_str();
+  g->add_option("--strings", *strings, "String cells: shared (sharedStrings part) or inline (t=\"inlineStr\")")
+      ->check(CLI::IsMember({"shared", "inline"}))->capture_default_str();
+  g->add_option("--seed", gen->seed, "Seed of the deterministic generator")->capture_default_str();
+  g->add_flag("--malformed-utf8", gen->malformed_utf8, "Put ill-formed UTF-8 into some strings");
+  g->add_flag("--implicit-refs", gen->implicit_refs, "Omit r on every other row and its cells");
+  g->add_flag("--no-extras", *no_extras, "No comment, table or merged range per sheet");
+  g->add_option("out", *out, "Output .xlsx path")->required();
+  g->callback([gen, out, strings, no_extras] {
+    gen->inline_strings = *strings == "inline";
+    gen->extras = !*no_extras;
+    write_file(*out, xlsx::generate_workbook(*gen));
+  });
+
+  add_xlsx_bench_command(groups);
+}
+
+}  // namespace docconform::cli

@@ -1,0 +1,357 @@
+#include "xlsx_bench.h"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <thread>
+#include <zip.h>
+
+#include "cli_util.h"
+#include "docconform/alloc_counter.h"
+#include "docconform/error.h"
+#include "docconform/parallel.h"
+#include "docconform/xlsx/row_reader.h"
+#include "docconform/xlsx/workbook.h"
+
+namespace docconform::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct BenchFlags {
+  std::string file;
+  std::string threads = "1,2";
+  unsigned repeat = 5;
+  bool json = false;
+  std::string inflate = "workers";
+  std::size_t chunk_bytes = xlsx::LoadOptions{}.chunk_bytes;
+  bool compare_inflate = false;
+  bool stream = false;
+};
+
+double now_s() { return std::chrono::duration<double>(Clock::now().time_since_epoch()).count(); }
+
+double process_cpu_s() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
+// Resets the kernel's peak-RSS mark of this process (Linux: clear_refs 5), so each run reports
+// its own peak.
+void reset_peak_rss() {
+  std::ofstream("/proc/self/clear_refs") << "5";
+}
+
+std::uint64_t peak_rss_bytes() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
+  }
+  return 0;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+std::vector<unsigned> parse_thread_list(const std::string& text) {
+  std::vector<unsigned> out;
+  std::stringstream s(text);
+  std::string item;
+  while (std::getline(s, item, ',')) {
+    if (item.empty()) continue;
+    try {
+      out.push_back(static_cast<unsigned>(std::stoul(item)));
+    } catch (const std::exception&) {
+      throw Error(ErrorKind::usage, {}, "--threads takes a list like 1,2,4");
+    }
+    if (out.back() == 0) throw Error(ErrorKind::usage, {}, "--threads entries must be at least 1");
+  }
+  if (out.empty()) throw Error(ErrorKind::usage, {}, "--threads is empty");
+  return out;
+}
+
+struct StreamRun {
+  double median_s = 0;
+  std::uint64_t peak_rss = 0, peak_buffer = 0, rows = 0, cells = 0;
+};
+
+// The streaming row reader over every worksheet: its memory must not grow with the sheet.
+StreamRun measure_stream(const std::string& path, std::size_t sheets, unsigned repeat) {
+  StreamRun out;
+  std::vector<double> times;
+  for (unsigned i = 0; i < repeat; ++i) {
+    reset_peak_rss();
+    out.rows = out.cells = 0;
+    const double t0 = now_s();
+    for (std::size_t s = 0; s < sheets; ++s) {
+      xlsx::RowReader reader(path, s);
+      xlsx::RowView row;
+      while (reader.next(row)) {
+        ++out.rows;
+        out.cells += row.cell_count;
+      }
+      out.peak_buffer = std::max<std::uint64_t>(out.peak_buffer, reader.peak_buffer_bytes());
+    }
+    times.push_back(now_s() - t0);
+    out.peak_rss = std::max(out.peak_rss, peak_rss_bytes());
+  }
+  out.median_s = median(times);
+  return out;
+}
+
+struct Run {
+  unsigned threads = 1;
+  std::vector<double> wall, cpu, cpu_ratio, a, b, c;
+  double allocs_per_cell = 0, bytes_per_cell = 0;
+  std::uint64_t peak_rss = 0;
+};
+
+Run measure(const std::string& bytes, const xlsx::LoadOptions& options, unsigned repeat, std::size_t& cells) {
+  Run run;
+  run.threads = options.parallel ? options.threads : 1;
+  for (unsigned i = 0; i < repeat; ++i) {
+    reset_peak_rss();
+    xlsx::LoadStats stats;
+    const AllocStats before = alloc_snapshot();
+    const double cpu0 = process_cpu_s();
+    const double t0 = now_s();
+    {
+      const xlsx::Workbook wb = xlsx::load_workbook(bytes, options, "bench", &stats);
+      const double t1 = now_s();
+      const double cpu1 = process_cpu_s();
+      const AllocStats used = alloc_snapshot() - before;
+      run.peak_rss = std::max(run.peak_rss, peak_rss_bytes());
+      cells = wb.cell_count();
+      run.wall.push_back(t1 - t0);
+      run.cpu.push_back(cpu1 - cpu0);
+      run.cpu_ratio.push_back((cpu1 - cpu0) / std::max(t1 - t0, 1e-9));
+      run.a.push_back(stats.phase_a_s);
+      run.b.push_back(stats.phase_b_s);
+      run.c.push_back(stats.phase_c_s);
+      const double n = static_cast<double>(std::max<std::size_t>(cells, 1));
+      run.allocs_per_cell = static_cast<double>(used.total_count()) / n;
+      run.bytes_per_cell = static_cast<double>(used.total_bytes()) / n;
+    }
+  }
+  return run;
+}
+
+// Inflating the workbook's worksheet parts, one after the other, with libzip (the loader's
+// inflater) into a reused buffer: the floor of any load.
+double inflate_only(const std::string& bytes, const std::string& label, double& cpu_s) {
+  zip_error_t error;
+  zip_error_init(&error);
+  zip_source_t* source = zip_source_buffer_create(bytes.data(), bytes.size(), 0, &error);
+  zip_t* zip = source ? zip_open_from_source(source, ZIP_RDONLY, &error) : nullptr;
+  zip_error_fini(&error);
+  if (zip == nullptr) {
+    if (source) zip_source_free(source);
+    throw Error(ErrorKind::format, {label, "", 0}, "not a readable zip archive");
+  }
+  // The worksheet parts the loader reads: the workbook's sheets, found by a plain load.
+  const xlsx::Workbook wb = xlsx::load_workbook(bytes, xlsx::LoadOptions{}, label);
+  std::vector<char> buffer(1 << 20);
+  const double cpu0 = process_cpu_s();
+  const double t0 = now_s();
+  for (const auto& sheet : wb.sheets) {
+    if (sheet.kind != xlsx::SheetKind::worksheet) continue;
+    zip_file_t* f = zip_fopen(zip, sheet.part.c_str(), ZIP_FL_NOCASE);
+    if (f == nullptr) continue;
+    while (zip_fread(f, buffer.data(), buffer.size()) > 0) {
+    }
+    zip_fclose(f);
+  }
+  const double t = now_s() - t0;
+  cpu_s = process_cpu_s() - cpu0;
+  zip_discard(zip);
+  return t;
+}
+
+// This machine's parallel limit for the same work: n threads each loading its own copy
+// (nothing shared) against one thread loading all n copies.
+double ceiling_speedup(const std::string& bytes, unsigned n, unsigned repeat) {
+  if (n <= 1) return 1;
+  std::vector<std::string> copies(n, bytes);
+  xlsx::LoadOptions serial;
+  serial.parallel = false;
+  std::vector<double> one, many;
+  for (unsigned r = 0; r < repeat; ++r) {
+    double t0 = now_s();
+    for (const auto& copy : copies) xlsx::load_workbook(copy, serial, "ceiling");
+    one.push_back(now_s() - t0);
+    t0 = now_s();
+    std::vector<std::thread> threads;
+    for (unsigned i = 0; i < n; ++i) {
+      threads.emplace_back([&, i] { xlsx::load_workbook(copies[i], serial, "ceiling"); });
+    }
+    for (auto& t : threads) t.join();
+    many.push_back(now_s() - t0);
+  }
+  return median(one) / median(many);
+}
+
+std::string load_average() {
+  std::ifstream in("/proc/loadavg");
+  std::string one;
+  in >> one;
+  return one.empty() ? "0" : one;
+}
+
+std::string number(double v) {
+  std::ostringstream s;
+  s.precision(6);
+  s << v;
+  return s.str();
+}
+
+void run_bench(const BenchFlags& flags) {
+  const std::string bytes = read_file(flags.file);
+  const std::vector<unsigned> thread_counts = parse_thread_list(flags.threads);
+  const unsigned repeat = std::max(1u, flags.repeat);
+  xlsx::LoadOptions base;
+  base.inflate = flags.inflate == "serial" ? xlsx::InflateMode::serial : xlsx::InflateMode::workers;
+  base.chunk_bytes = flags.chunk_bytes;
+
+  std::cerr << "bench xlsx: " << flags.file << ", " << repeat << " repeats\n";
+  std::vector<double> floor_times, floor_cpu;
+  for (unsigned i = 0; i < repeat; ++i) {
+    double cpu = 0;
+    floor_times.push_back(inflate_only(bytes, flags.file, cpu));
+    floor_cpu.push_back(cpu);
+  }
+  const double floor = median(floor_times);
+  const double floor_cpu_s = median(floor_cpu);
+
+  std::size_t cells = 0;
+  std::vector<Run> runs;
+  for (const unsigned t : thread_counts) {
+    xlsx::LoadOptions o = base;
+    o.parallel = true;
+    o.threads = t;
+    std::cerr << "  threads " << t << "\n";
+    runs.push_back(measure(bytes, o, repeat, cells));
+    runs.back().threads = t;
+  }
+  const unsigned max_threads = *std::max_element(thread_counts.begin(), thread_counts.end());
+  std::cerr << "  ceiling (" << max_threads << " independent loads)\n";
+  const double ceiling = ceiling_speedup(bytes, max_threads, repeat);
+
+  // Both inflate modes side by side at every thread count (the default is the faster one).
+  std::vector<std::pair<std::string, std::vector<double>>> modes;
+  if (flags.compare_inflate) {
+    for (const auto mode : {xlsx::InflateMode::serial, xlsx::InflateMode::workers}) {
+      std::vector<double> medians;
+      for (const unsigned t : thread_counts) {
+        xlsx::LoadOptions o = base;
+        o.inflate = mode;
+        o.threads = t;
+        std::size_t ignored = 0;
+        medians.push_back(median(measure(bytes, o, repeat, ignored).wall));
+      }
+      modes.emplace_back(mode == xlsx::InflateMode::serial ? "serial" : "workers", medians);
+    }
+  }
+
+  StreamRun stream;
+  if (flags.stream) {
+    std::cerr << "  streaming row reader\n";
+    const xlsx::Workbook wb = xlsx::load_workbook(bytes, base, flags.file);
+    stream = measure_stream(flags.file, wb.sheets.size(), repeat);
+  }
+
+  const double base_median = median(runs.front().wall);
+  if (flags.json) {
+    std::ostringstream j;
+    j << "{\n  \"file\": \"" << flags.file << "\",\n  \"bytes\": " << bytes.size() << ",\n  \"cells\": " << cells
+      << ",\n  \"repeat\": " << repeat << ",\n  \"inflate_mode\": \"" << flags.inflate << "\",\n  \"chunk_bytes\": "
+      << flags.chunk_bytes << ",\n  \"hardware_threads\": " << hardware_threads()
+      << ",\n  \"load_average_1min\": " << load_average() << ",\n  \"inflate_only_s\": " << number(floor) << ",\n  \"inflate_only_cpu_s\": " << number(floor_cpu_s) << ",\n  \"ceiling_speedup\": " << number(ceiling)
+      << ",\n  \"runs\": [\n";
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      const Run& r = runs[i];
+      const double m = median(r.wall);
+      j << "    {\"threads\": " << r.threads << ", \"median_s\": " << number(m)
+        << ", \"min_s\": " << number(*std::min_element(r.wall.begin(), r.wall.end()))
+        << ", \"max_s\": " << number(*std::max_element(r.wall.begin(), r.wall.end()))
+        << ", \"speedup\": " << number(base_median / m) << ", \"cpu_utilization\": " << number(median(r.cpu_ratio))
+        << ", \"cpu_s\": " << number(median(r.cpu)) << ", \"cpu_vs_inflate_only_cpu\": " << number(median(r.cpu) / floor_cpu_s)
+        << ", \"allocs_per_cell\": " << number(r.allocs_per_cell) << ", \"bytes_per_cell\": " << number(r.bytes_per_cell)
+        << ", \"peak_rss_bytes\": " << r.peak_rss << ", \"cells_per_s\": " << number(static_cast<double>(cells) / m)
+        << ", \"phase_a_s\": " << number(median(r.a)) << ", \"phase_b_s\": " << number(median(r.b))
+        << ", \"phase_c_s\": " << number(median(r.c)) << ", \"vs_inflate_only\": " << number(m / floor)
+        << ", \"fraction_of_ceiling\": " << number(base_median / m / ceiling) << "}"
+        << (i + 1 < runs.size() ? "," : "") << "\n";
+    }
+    j << "  ]";
+    if (!modes.empty()) {
+      j << ",\n  \"inflate_modes\": {";
+      for (std::size_t m = 0; m < modes.size(); ++m) {
+        j << (m ? ", " : "") << "\"" << modes[m].first << "\": [";
+        for (std::size_t i = 0; i < modes[m].second.size(); ++i) j << (i ? ", " : "") << number(modes[m].second[i]);
+        j << "]";
+      }
+      j << "}";
+    }
+    if (flags.stream) {
+      j << ",\n  \"stream\": {\"median_s\": " << number(stream.median_s) << ", \"rows\": " << stream.rows
+        << ", \"cells\": " << stream.cells << ", \"peak_rss_bytes\": " << stream.peak_rss
+        << ", \"peak_buffer_bytes\": " << stream.peak_buffer << "}";
+    }
+    j << "\n}\n";
+    std::cout << j.str();
+    return;
+  }
+  std::cout << "cells " << cells << ", inflate-only " << number(floor) << " s, ceiling speedup " << number(ceiling)
+            << "\n";
+  for (const Run& r : runs) {
+    const double m = median(r.wall);
+    std::cout << "threads " << r.threads << ": median " << number(m) << " s (min "
+              << number(*std::min_element(r.wall.begin(), r.wall.end())) << ", max "
+              << number(*std::max_element(r.wall.begin(), r.wall.end())) << "), speedup " << number(base_median / m)
+              << ", cpu " << number(median(r.cpu_ratio)) << ", allocs/cell " << number(r.allocs_per_cell)
+              << ", bytes/cell " << number(r.bytes_per_cell) << ", peak RSS " << r.peak_rss / (1 << 20) << " MiB\n";
+  }
+  if (flags.stream) {
+    std::cout << "stream: " << number(stream.median_s) << " s, " << stream.rows << " rows, peak RSS "
+              << stream.peak_rss / (1 << 20) << " MiB, peak buffer " << stream.peak_buffer << " bytes\n";
+  }
+  for (const auto& [name, medians] : modes) {
+    std::cout << "inflate " << name << ":";
+    for (std::size_t i = 0; i < medians.size(); ++i) std::cout << " " << thread_counts[i] << "t=" << number(medians[i]);
+    std::cout << "\n";
+  }
+}
+
+}  // namespace
+
+void add_xlsx_bench_command(CommandGroups& groups) {
+  auto flags = std::make_shared<BenchFlags>();
+  auto* bench = groups.bench.add_subcommand(
+      "xlsx", "Load a workbook repeatedly per thread count: wall time, speedup, CPU utilisation, allocations, "
+              "peak RSS, against the inflate-only floor and this machine's parallel ceiling");
+  bench->add_option("file", flags->file, "Input .xlsx")->required();
+  bench->add_option("--threads", flags->threads, "Comma-separated thread counts; the first is the speedup base")
+      ->capture_default_str();
+  bench->add_option("--repeat", flags->repeat, "Loads per thread count (median, min, max)")->capture_default_str();
+  bench->add_flag("--json", flags->json, "Machine-readable output");
+  bench->add_option("--inflate", flags->inflate, "workers or serial (phase A)")
+      ->check(CLI::IsMember({"workers", "serial"}))->capture_default_str();
+  bench->add_option("--chunk-bytes", flags->chunk_bytes, "Split sheets into chunks of about this much XML")
+      ->capture_default_str();
+  bench->add_flag("--compare-inflate", flags->compare_inflate, "Also time both inflate modes at every thread count");
+  bench->add_flag("--stream", flags->stream, "Also time the streaming row reader and report its peak memory");
+  bench->callback([flags] { run_bench(*flags); });
+}
+
+}  // namespace docconform::cli
