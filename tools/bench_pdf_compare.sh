@@ -28,14 +28,15 @@ median() {
     [[ $cache == --cold ]] && evict
     local start end
     start=$(date +%s.%N); "$@" >/dev/null 2>&1 || true; end=$(date +%s.%N)
-    times+=("$(echo "$end - $start" | bc -l)")
+    times+=("$(awk -v a="$start" -v b="$end" 'BEGIN{printf "%.3f", b - a}')")
   done
   printf '%s\n' "${times[@]}" | sort -g | sed -n "$(((runs + 1) / 2))p"
 }
 syscalls() {  # total syscalls and the read/lseek/mmap share, from strace -c
   command -v strace >/dev/null || { echo null; return; }
   strace -f -c -o /tmp/bench_pdf_strace.$$ "$@" >/dev/null 2>&1 || true
-  awk '$NF=="total"{t=$(NF-1)} $NF=="read"{r=$4} $NF=="lseek"{l=$4} $NF=="pread64"{p=$4} $NF=="mmap"{m=$4}
+  # strace -c columns: % time, seconds, usecs/call, calls, [errors], syscall
+  awk '$NF=="total"{t=$4} $NF=="read"{r=$4} $NF=="lseek"{l=$4} $NF=="pread64"{p=$4} $NF=="mmap"{m=$4}
        END{printf "{\"total\":%d,\"read\":%d,\"lseek\":%d,\"pread64\":%d,\"mmap\":%d}", t, r, l, p, m}' /tmp/bench_pdf_strace.$$
   rm -f /tmp/bench_pdf_strace.$$
 }
