@@ -176,7 +176,10 @@ std::string Document::stream_decoded(const Object& stream, const std::string& pa
   for (const char* key : {"Filter", "DecodeParms"}) {
     if (const Object* value = stream.get(key); value != nullptr && value->kind == Kind::ref) dict.set(key, resolve(*value));
   }
-  const std::string raw = stream_raw(stream);
+  // Decode straight from the source's bytes: the view stays valid because decoding makes no
+  // further request to the source.
+  const std::string_view raw(reinterpret_cast<const char*>(source_.map(stream.stream_offset, stream.stream_length)),
+                             static_cast<std::size_t>(stream.stream_length));
   const auto start = std::chrono::steady_clock::now();
   std::string decoded = decode_stream(dict, raw, FilterContext{source_.name(), part, limits_});
   stats_.inflate_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -100,7 +100,9 @@ std::string inflate(std::string_view raw, const FilterContext& ctx) {
   z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(raw.data()));
   z.avail_in = static_cast<uInt>(std::min<std::size_t>(raw.size(), 1u << 30));
   int status = Z_OK;
-  std::size_t chunk = std::max<std::size_t>(raw.size() * 4, 16384);
+  // Start near the encoded size (what incompressible clusters need) and double from there:
+  // every byte of a chunk is zero-filled by resize, so oversizing costs real time.
+  std::size_t chunk = std::max<std::size_t>(raw.size() + raw.size() / 4, 16384);
   while (status != Z_STREAM_END) {
     const std::size_t used = out.size();
     const std::uint64_t cap = std::min<std::uint64_t>(
@@ -132,7 +134,7 @@ std::string inflate(std::string_view raw, const FilterContext& ctx) {
 std::string decode_stream(const Object& dict, std::string_view raw, const FilterContext& ctx) {
   const Object* filter = dict.get("Filter");
   const Object* params = dict.get("DecodeParms");
-  if (filter == nullptr) return std::string(raw);
+  if (filter == nullptr || (filter->kind == Kind::array && filter->items.empty())) return std::string(raw);
   std::vector<const Object*> filters, parameters;
   if (filter->kind == Kind::array) {
     for (std::size_t i = 0; i < filter->items.size(); ++i) {
@@ -144,7 +146,7 @@ std::string decode_stream(const Object& dict, std::string_view raw, const Filter
     filters.push_back(filter);
     parameters.push_back(params != nullptr && params->kind == Kind::dict ? params : nullptr);
   }
-  std::string data(raw);
+  std::string data;
   for (std::size_t i = 0; i < filters.size(); ++i) {
     if (filters[i]->kind != Kind::name) throw Error(ErrorKind::format, {ctx.file, ctx.part, std::nullopt}, "/Filter is not a name");
     const std::string& name = filters[i]->bytes;
@@ -152,7 +154,7 @@ std::string decode_stream(const Object& dict, std::string_view raw, const Filter
       throw Error(ErrorKind::unsupported, {ctx.file, ctx.part, std::nullopt}, "filter /" + name);
     }
     const Object* p = parameters[i] != nullptr && parameters[i]->kind == Kind::dict ? parameters[i] : nullptr;
-    data = apply_predictor(inflate(data, ctx), p, ctx);
+    data = apply_predictor(inflate(i == 0 ? raw : std::string_view(data), ctx), p, ctx);
   }
   return data;
 }

@@ -1,5 +1,6 @@
 #include "parser.h"
 
+#include <array>
 #include <charconv>
 #include <cstdlib>
 
@@ -17,6 +18,16 @@ bool is_pdf_delimiter(std::uint8_t c) {
 namespace {
 
 bool is_regular(std::uint8_t c) { return !is_pdf_whitespace(c) && !is_pdf_delimiter(c); }
+
+// Bytes a literal string must interpret: ( ) \ and CR; everything else is copied as is.
+bool string_special(std::uint8_t c) {
+  static const auto table = [] {
+    std::array<bool, 256> t{};
+    t['('] = t[')'] = t['\\'] = t['\r'] = true;
+    return t;
+  }();
+  return table[c];
+}
 
 int hex_value(int c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -130,6 +141,8 @@ Object Parser::parse_value(std::uint32_t depth) {
       if (pos_ + 1 < size_ && data_[pos_ + 1] == '<') {
         pos_ += 2;
         Object dict = Object::make_dict();
+        dict.keys.reserve(8);
+        dict.items.reserve(8);
         for (;;) {
           skip_ws();
           const int k = peek();
@@ -254,6 +267,14 @@ Object Parser::parse_literal_string() {
     if (peek_end()) {
       pos_ = start;
       fail("unterminated literal string");
+    }
+    // Copy the run of bytes that need no interpretation in one go.
+    std::size_t run = pos_;
+    while (run < size_ && !string_special(data_[run])) ++run;
+    if (run > pos_) {
+      o.bytes.append(reinterpret_cast<const char*>(data_ + pos_), run - pos_);
+      pos_ = run;
+      continue;
     }
     const std::uint8_t c = data_[pos_++];
     if (c == '(') {

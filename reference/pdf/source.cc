@@ -25,8 +25,8 @@ SourceKind parse_source_kind(std::string_view name) {
 }
 
 void ByteSource::read(std::uint64_t offset, std::size_t size, void* out) {
-  if (size == 0) return;
-  std::memcpy(out, map(offset, size), size);
+  const std::uint8_t* bytes = map(offset, size);  // checks the range, also for size 0
+  if (size > 0) std::memcpy(out, bytes, size);
 }
 
 void ByteSource::check_range(std::uint64_t offset, std::size_t size) const {

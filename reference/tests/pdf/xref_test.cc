@@ -3,7 +3,11 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <set>
+#include <sstream>
+
 #include "docconform/error.h"
+#include "docconform/pdf/generate.h"
 #include "pdf_test_util.h"
 
 namespace {
@@ -191,6 +195,46 @@ TEST(Header, BytesBeforeTheHeaderShiftEveryOffset) {
   Document doc(*source);
   EXPECT_EQ(doc.header_offset(), 5u);
   EXPECT_EQ(doc.page_count(), 1u);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(FileOrder, SweepsForwardAndListsEveryObjectOnce) {
+  std::ostringstream out;
+  docconform::pdf::GenerateOptions options;
+  options.objects = 200;
+  options.payload = 50;
+  options.object_streams = true;
+  options.updates = 2;
+  options.shuffle = true;
+  options.cluster = 10;
+  docconform::pdf::generate_pdf(options, out);
+  auto source = memory_source(out.str());
+  Document doc(*source);
+  const std::vector<std::uint32_t> order = doc.objects_in_file_order();
+  std::uint64_t in_use = 0, last = 0;
+  std::vector<bool> seen(doc.xref().size());
+  for (std::uint32_t num = 1; num < doc.xref().size(); ++num) {
+    in_use += doc.xref()[num].type == XrefEntry::Type::offset || doc.xref()[num].type == XrefEntry::Type::compressed;
+  }
+  ASSERT_EQ(order.size(), in_use);
+  for (const std::uint32_t num : order) {
+    EXPECT_FALSE(seen[num]);
+    seen[num] = true;
+    const XrefEntry& e = doc.xref()[num];
+    const std::uint64_t at = e.type == XrefEntry::Type::offset ? e.offset : doc.xref()[e.offset].offset;
+    EXPECT_GE(at, last);
+    last = at;
+    doc.object(num);
+  }
+  // Each object stream that holds a current object was inflated exactly once.
+  std::set<std::uint64_t> streams;
+  for (const XrefEntry& e : doc.xref()) {
+    if (e.type == XrefEntry::Type::compressed) streams.insert(e.offset);
+  }
+  EXPECT_EQ(doc.stats().objstm_inflated, streams.size());
 }
 
 }  // namespace

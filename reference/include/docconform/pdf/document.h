@@ -80,6 +80,10 @@ class Document {
   ByteSource& source() { return source_; }
   const Limits& limits() const { return limits_; }
   const ReaderStats& stats() const { return stats_; }
+  // The in-use object numbers ordered by where their bytes are: an object's own offset, or its
+  // object stream's offset then its index. Visiting objects in this order sweeps the file
+  // forward once and inflates each object stream once (the indexing pass).
+  std::vector<std::uint32_t> objects_in_file_order() const;
   // Decodes every object stream once without parsing its objects (benchmark: zlib alone).
   void inflate_all_object_streams();
 
