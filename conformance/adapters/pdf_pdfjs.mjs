@@ -23,8 +23,9 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const bundle = path.join(here, "node_modules", "pdfjs-dist", "legacy", "build", "pdf.worker.mjs");
 const EXPORTS = "LocalPdfManager, Ref, Dict, Name, BaseStream, setVerbosityLevel";
 // pdf.js's diagnostics (printed through console.log and console.warn) that mean it read something other than what
-// the file's xref chain states: a looping /Prev skipped, a /Length that cannot be read.
-const RECOVERY = /skipping XRef table since it was already parsed|circular reference|Bad length/;
+// the file's xref chain states: a looping /Prev skipped, a section it could not read and skipped
+// (readXRef logs it and goes on with the next one), a /Length that cannot be read.
+const RECOVERY = /skipping XRef table since it was already parsed|while reading XRef|circular reference|Bad length/;
 const RATIO = 1000;
 const RATIO_FLOOR = 1 << 20;
 
