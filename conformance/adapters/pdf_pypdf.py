@@ -19,6 +19,7 @@ Usage: pdf_pypdf.py FILE [pdf|pdf3] -> dump on stdout, exit 0; exit 1 with "erro
 """
 import hashlib
 import logging
+import math
 import sys
 
 import pypdf
@@ -53,39 +54,28 @@ def quoted(data):
 
 
 def number(x):
-    """ECMAScript Number::toString layout of a double (SPEC.md Numbers)."""
+    """A double laid out like ECMAScript's Number::toString, -0 as "-0" (SPEC.md "Numbers")."""
     if x == 0:
-        return "-0" if str(x).startswith("-") else "0"
-    if x != x:
+        return "-0" if math.copysign(1, x) < 0 else "0"
+    if math.isnan(x):
         return "NaN"
-    if x in (float("inf"), float("-inf")):
+    if math.isinf(x):
         return "Infinity" if x > 0 else "-Infinity"
-    sign = "-" if x < 0 else ""
-    digits, exponent = repr(abs(x)).lower().replace(".", " ").split("e") if "e" in repr(abs(x)) else (repr(abs(x)), None)
-    mantissa = repr(abs(x)).lower()
-    if "e" in mantissa:
-        m, e = mantissa.split("e")
-        exp10 = int(e)
-    else:
-        m, exp10 = mantissa, 0
-    whole, _, frac = m.partition(".")
-    frac = frac.rstrip("0")
-    digits = (whole + frac).lstrip("0") or "0"
-    # position of the decimal point relative to the first significant digit
-    lead_zeros = len(whole + frac) - len((whole + frac).lstrip("0"))
-    n = len(whole) + exp10 - lead_zeros
-    digits = digits.rstrip("0") or "0"
+    mantissa, _, exponent = repr(abs(x)).lower().partition("e")  # repr: the shortest round-trip digits
+    whole, _, fraction = mantissa.partition(".")
+    significant = (whole + fraction).lstrip("0")
+    n = len(whole) + int(exponent or 0) - (len(whole + fraction) - len(significant))  # decimal point position
+    digits = significant.rstrip("0")
     k = len(digits)
     if k <= n <= 21:
         text = digits + "0" * (n - k)
     elif 0 < n <= 21:
         text = digits[:n] + "." + digits[n:]
     elif -6 < n <= 0:
-        text = "0." + "0" * (-n) + digits
+        text = "0." + "0" * -n + digits
     else:
-        e = n - 1
-        text = digits[0] + ("." + digits[1:] if k > 1 else "") + "e" + ("+" if e >= 0 else "-") + str(abs(e))
-    return sign + text
+        text = digits[0] + ("." + digits[1:] if k > 1 else "") + "e%+d" % (n - 1)
+    return ("-" if x < 0 else "") + text
 
 
 def name_text(name):
@@ -176,7 +166,7 @@ class Sections:
             counts = [x for x in ints if isinstance(x, NumberObject)]
             section["entries"] += sum(counts[1::2])
             section["trailer"] = next(x for x in ints if isinstance(x, DictionaryObject))
-            section["table_added"] = added(before, snapshot(reader))
+            section["table_added"] = snapshot(reader) - before
             return result
 
         def stream_section(reader, stream):
@@ -197,10 +187,10 @@ class Sections:
                 section = sections.list[-1]
                 section["form"] = "hybrid"
                 section["entries"] += entries
-                section["stream_added"] = added(before, snapshot(reader))
+                section["stream_added"] = snapshot(reader) - before
             else:
                 sections.list.append({"offset": offset, "form": "stream", "entries": entries,
-                                      "trailer": xref, "stream_added": added(before, snapshot(reader))})
+                                      "trailer": xref, "stream_added": snapshot(reader) - before})
             return xref
 
         _reader.PdfReader._read_xref = table
@@ -230,10 +220,6 @@ def snapshot(reader):
     for num, (stream, index) in getattr(reader, "xref_objStm", {}).items():
         keys.add((num, "c", stream, index))
     return keys
-
-
-def added(before, after):
-    return after - before
 
 
 def merged_table(sections):
