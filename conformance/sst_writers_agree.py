@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""Writer-side check of the sst reader: Apache POI (HSSF) and xlwt write .xls workbooks from the
-same generated string lists, and `docconform sst dump` must read back exactly the shared string
+"""Writer-side check of the sst reader: Apache POI (HSSF), xlwt and SheetJS (when its npm package is
+installed in conformance/adapters) write .xls workbooks from the same generated string lists, and `docconform sst dump` must read back exactly the shared string
 table they were given: the distinct strings in order of first use (xlwt writes empty strings as
 BLANK cells, so its table has no empty string).
 
@@ -16,7 +16,11 @@ import subprocess
 import sys
 import tempfile
 
-ROWS = 65536  # cell i goes to column i // ROWS, row i % ROWS (the layout of `docconform xls write`)
+ROWS = 65536
+# SheetJS 0.18.5's BIFF8 writer does not continue a string past one record: writing a single
+# string of 8,000 characters did not finish in 20 s (4,000 did, at once), so longer strings are
+# not given to it.
+SHEETJS_MAX_CHARS = 4000  # cell i goes to column i // ROWS, row i % ROWS (the layout of `docconform xls write`)
 
 
 def quoted(text):
@@ -64,15 +68,15 @@ def write_xlwt(cells, path):
     book.save(path)
 
 
-def write_poi(root, cells, work, path):
+def write_listed(command, cells, work, path):
+    """POI and SheetJS read the strings as hex UTF-16 code units, one string per line."""
     listing = os.path.join(work, "strings.hex")
     with open(listing, "w") as f:
         for text in cells:
             f.write(text.encode("utf-16-be", "surrogatepass").hex().upper() + "\n")
-    p = subprocess.run(["/usr/bin/python3", os.path.join(root, "conformance", "adapters", "sst_poi.py"), "write", listing, path],
-                       capture_output=True, timeout=300)
+    p = subprocess.run(command + ["write", listing, path], capture_output=True, timeout=300)
     if p.returncode != 0:
-        raise RuntimeError("POI failed: " + p.stderr.decode("utf-8", "replace")[-2000:])
+        raise RuntimeError("%s failed: %s" % (command[-1], p.stderr.decode("utf-8", "replace")[-2000:]))
 
 
 def main():
@@ -87,15 +91,24 @@ def main():
     if missing:
         print("SKIP: needs %s (ci/setup --tools installs them)" % ", ".join(missing))
         return 77
+    adapters = os.path.join(root, "conformance", "adapters")
+    writers = {"xlwt": None, "poi": ["/usr/bin/python3", os.path.join(adapters, "sst_poi.py")]}
+    if shutil.which("node") and os.path.exists(os.path.join(adapters, "node_modules", "xlsx", "package.json")):
+        writers["sheetjs"] = ["node", os.path.join(adapters, "sst_sheetjs.cjs")]
+    else:
+        print("note: SheetJS not installed (npm ci in conformance/adapters); checking xlwt and POI only")
     failures = 0
     work = tempfile.mkdtemp(prefix="sst-writers-")
     try:
         for name, cells in string_sets().items():
-            for writer in ("xlwt", "poi"):
+            for writer, command in writers.items():
+                if writer == "sheetjs" and max(map(len, cells)) > SHEETJS_MAX_CHARS:
+                    print("skip %s/sheetjs: strings longer than SheetJS writes (%d characters)" % (name, SHEETJS_MAX_CHARS))
+                    continue
                 # xlwt writes an empty string as a BLANK cell, so it never enters xlwt's table.
                 want = expected_dump([c for c in cells if c] if writer == "xlwt" else cells)
                 path = os.path.join(work, "%s_%s.xls" % (name, writer))
-                write_xlwt(cells, path) if writer == "xlwt" else write_poi(root, cells, work, path)
+                write_xlwt(cells, path) if command is None else write_listed(command, cells, work, path)
                 got = subprocess.run([docconform, "sst", "dump", path], capture_output=True, timeout=120)
                 ok = got.returncode == 0 and got.stdout.decode("ascii") == want
                 failures += not ok
