@@ -1,0 +1,76 @@
+#!/usr/bin/python3
+"""pdf adapter (dump level 2, conformance/SPEC-pdf.md) built on MuPDF's mutool (mupdf-tools).
+
+MuPDF is an independent reader (its own parser, xref loader and repair code). This adapter maps
+its output onto the canonical dump:
+  xref lines / objects <- `mutool show FILE xref` (MuPDF's merged table: n = offset,
+                          o = compressed: the columns are the object stream and the index)
+  version / pages      <- `mutool run pdf_mutool_pages.js FILE` (MuPDF resolves the page tree;
+                          the script applies the SPEC's leaf-count rule)
+The SPEC allows no implicit recovery, so the file is rejected when MuPDF reports that it repaired
+the file, ignored a looping /Prev, corrected a stream /Length, or could not load an object.
+Usage: pdf_mutool.py FILE -> dump on stdout, exit 0; exit 1 with "error: <class>" when rejected.
+"""
+import os
+import re
+import subprocess
+import sys
+
+MUTOOL = "/usr/bin/mutool"
+PAGES_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pdf_mutool_pages.js")
+# MuPDF diagnostics that mean it read something other than what the file's xref chain states.
+RECOVERY = re.compile(r"repair|recursion|Length incorrect|cannot load object|cycle in page tree|^error:", re.M)
+
+
+def mutool(*args):
+    p = subprocess.run([MUTOOL] + list(args), capture_output=True, timeout=120)
+    return p.returncode, p.stdout.decode("latin-1"), p.stderr.decode("latin-1")
+
+
+def reject(kind):
+    sys.stderr.write("error: %s\n" % kind)
+    sys.exit(1)
+
+
+def quoted(text):
+    out = ['"']
+    for ch in text:
+        b = ord(ch)
+        if 0x20 <= b < 0x7F and ch not in '"\\':
+            out.append(ch)
+        elif ch in '"\\':
+            out.append("\\" + ch)
+        else:
+            out.append("\\u%04X" % b)
+    out.append('"')
+    return "".join(out)
+
+
+def main():
+    path = sys.argv[1]
+    status, table, diagnostics = mutool("show", path, "xref")
+    if status != 0 or RECOVERY.search(diagnostics):
+        reject("format")
+    status, walked, diagnostics = mutool("run", PAGES_SCRIPT, path)
+    if status != 0 or RECOVERY.search(diagnostics):
+        reject("format")
+    facts = dict(line.split(" ", 1) for line in walked.splitlines() if " " in line)
+    if "reject" in facts:
+        reject("format")
+
+    lines = []
+    for row in table.splitlines():
+        m = re.match(r"(\d+): (\d+) (\d+) ([nfo])", row)
+        if not m or int(m.group(1)) == 0 or m.group(4) == "f":
+            continue
+        num, first, second, kind = int(m.group(1)), int(m.group(2)), int(m.group(3)), m.group(4)
+        lines.append("xref %d %d n %d" % (num, second, first) if kind == "n"
+                     else "xref %d 0 c %d %d" % (num, first, second))
+    out = ["docconform-dump pdf 1", "level 2", "version " + quoted(facts["version"]),
+           "pages " + facts["pages"], "objects %d" % len(lines)] + lines
+    sys.stdout.write("\n".join(out) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,70 @@
+// sst adapter (conformance/SPEC-sst.md) built on SheetJS (npm `xlsx`, pinned in package-lock.json).
+//
+// SheetJS keeps a legacy .xls workbook's shared string table as workbook.Strings when read with
+// bookSST; each entry's `t` is the string's text. A workbook (CFB container or bare BIFF stream) is
+// read as it is. A .sst record file is not a format SheetJS opens, so the adapter frames its
+// records as a bare BIFF8 globals substream (BOF, the file's records unchanged, EOF) and lets
+// SheetJS read that; SheetJS parses the SST and its CONTINUE records itself.
+// Usage: node sst_sheetjs.cjs FILE -> dump on stdout, exit 0; exit 1 with "error: <class>".
+//        node sst_sheetjs.cjs write STRINGS OUT.xls -> a BIFF8 workbook written by SheetJS (bookSST),
+//        one cell per string down the first column; STRINGS holds one string per line as the hex
+//        digits of its UTF-16 code units (the format SstPoi.java reads, for sst_writers_agree.py).
+"use strict";
+const fs = require("fs");
+const path = require("path");
+const XLSX = require(path.join(__dirname, "node_modules", "xlsx"));
+
+function quoted(text) {
+  let out = '"';
+  for (let i = 0; i < text.length; ++i) {
+    const u = text.charCodeAt(i);
+    if (u === 0x22 || u === 0x5c) out += "\\" + text[i];
+    else if (u >= 0x20 && u < 0x7f) out += text[i];
+    else out += "\\u" + u.toString(16).toUpperCase().padStart(4, "0");
+  }
+  return out + '"';
+}
+
+function record(type, payload) {
+  const header = Buffer.alloc(4);
+  header.writeUInt16LE(type, 0);
+  header.writeUInt16LE(payload.length, 2);
+  return Buffer.concat([header, payload]);
+}
+
+// BOF: BIFF8 (0x0600), workbook globals (0x0005), build/year fields as Excel 97 writes them.
+function framed(records) {
+  const bof = Buffer.from([0x00, 0x06, 0x05, 0x00, 0xaf, 0x18, 0xcd, 0x07, 0xc1, 0x00, 0x01, 0x00, 0x06, 0x03, 0x00, 0x00]);
+  return Buffer.concat([record(0x0809, bof), records, record(0x000a, Buffer.alloc(0))]);
+}
+
+function isWorkbook(data) {
+  const cfb = data.length >= 4 && data[0] === 0xd0 && data[1] === 0xcf && data[2] === 0x11 && data[3] === 0xe0;
+  return cfb || (data.length >= 2 && data[0] === 0x09 && (data[1] & 0xf1) === 0);
+}
+
+function write(stringsPath, outPath) {
+  const rows = fs.readFileSync(stringsPath, "latin1").split("\n");
+  if (rows[rows.length - 1] === "") rows.pop();
+  const cells = rows.map((hex) => [String.fromCharCode(...(hex.match(/.{4}/g) || []).map((unit) => parseInt(unit, 16)))]);
+  const workbook = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(workbook, XLSX.utils.aoa_to_sheet(cells), "Sheet1");
+  fs.writeFileSync(outPath, XLSX.write(workbook, { type: "buffer", bookType: "biff8", bookSST: true }));
+}
+
+function main() {
+  if (process.argv[2] === "write") return write(process.argv[3], process.argv[4]);
+  const data = fs.readFileSync(process.argv[2]);
+  let strings;
+  try {
+    const workbook = XLSX.read(isWorkbook(data) ? data : framed(data), { type: "buffer", bookSST: true, cellHTML: false });
+    strings = workbook.Strings || [];
+  } catch (e) {
+    process.stderr.write(`error: format ${e && e.message ? e.message : e}\n`);
+    process.exit(1);
+  }
+  const out = ["docconform-dump sst 1", `strings ${strings.length}`, ...strings.map((s) => quoted(s.t))];
+  process.stdout.write(out.join("\n") + "\n");
+}
+
+main();

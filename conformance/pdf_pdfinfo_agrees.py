@@ -1,0 +1,46 @@
+#!/usr/bin/python3
+"""Poppler's pdfinfo (poppler-utils) against the golden pdf dumps, line by line.
+
+pdfinfo prints a PDF's version and page count but nothing of its cross-reference table, so it
+cannot write any level of the pdf dump (level 1 already needs `objects`) and is no adapter of
+conformance/adapters/ADAPTERS.tsv. What it can confirm, it does here: for every y_ case of
+conformance/cases/pdf/, its "PDF version:" and "Pages:" must equal the `version` and `pages` lines
+of golden/pdf/<case>.dump.
+Usage: pdf_pdfinfo_agrees.py ROOT   (exit 77 when pdfinfo is absent)
+"""
+import os
+import shutil
+import subprocess
+import sys
+
+
+def main():
+    root = sys.argv[1]
+    pdfinfo = shutil.which("pdfinfo")
+    if pdfinfo is None:
+        print("SKIP: needs pdfinfo (poppler-utils; ci/setup --tools installs it)")
+        return 77
+    cases = os.path.join(root, "conformance", "cases", "pdf")
+    failures = checked = 0
+    for name in sorted(os.listdir(cases)):
+        if not (name.startswith("y_") and name.endswith(".pdf")):
+            continue
+        with open(os.path.join(root, "golden", "pdf", name + ".dump")) as f:
+            golden = dict(line.split(" ", 1) for line in f.read().splitlines() if " " in line)
+        p = subprocess.run([pdfinfo, os.path.join(cases, name)], capture_output=True, timeout=60)
+        info = {}
+        for line in p.stdout.decode("latin-1").splitlines():
+            key, _, value = line.partition(":")
+            info[key.strip()] = value.strip()
+        got = ('"%s"' % info.get("PDF version", "?"), info.get("Pages", "?"))
+        want = (golden["version"], golden["pages"])
+        checked += 1
+        if p.returncode != 0 or got != want:
+            failures += 1
+            print("FAIL %s: pdfinfo says version %s pages %s, golden %s pages %s (exit %d)" % ((name,) + got + want + (p.returncode,)))
+    print("pdfinfo: %d y_ cases, %d agree on version and pages" % (checked, checked - failures))
+    return 1 if failures or checked == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
