@@ -155,19 +155,18 @@ class Walker {
   }
 
   void ext_rst(const std::string& ext) {
-    std::size_t at = 0;
-    if (ext.size() >= 14 && available_ >= 14) {
-      at = 14;  // both headers fit: one copy
-      std::memcpy(take(14), ext.data(), 14);
-    }
-    while (at < ext.size()) {
-      const std::size_t atom = std::min<std::size_t>(at == 0 ? 8 : at == 8 ? 6 : 2, ext.size() - at);
-      ensure(atom);
-      // After the headers, as many whole 16-bit fields as fit in one copy.
-      std::size_t n = atom;
-      if (at >= 14) n = std::max(atom, std::min(ext.size() - at, available_ & ~std::size_t{1}));
-      std::memcpy(take(n), ext.data() + at, n);
-      at += n;
+    const char* bytes = ext.data();
+    for (const ExtRstSegment& segment : ext_rst_segments(ext)) {
+      ensure(segment.keep);
+      std::size_t left = segment.size;
+      while (left > 0) {
+        ensure(std::min(segment.unit, left));
+        // As many whole pieces as fit in one copy.
+        const std::size_t n = segment.unit >= left ? left : std::min(left, available_ - available_ % segment.unit);
+        std::memcpy(take(n), bytes, n);
+        bytes += n;
+        left -= n;
+      }
     }
   }
 
@@ -196,7 +195,7 @@ WriteResult write_sst_fast(const SstTable& table, RecordSink& sink, std::uint32_
     prefetch_text(table.strings, i);
     const SstString& s = table.strings[i];
     const bool wide = needs_high_byte(s.text);
-    walker.ensure(3 + (s.runs ? 2 : 0) + (s.ext_rst ? 4 : 0) + (s.text.empty() ? 0 : wide ? 2 : 1));
+    walker.ensure(3 + (s.runs ? 2 : 0) + (s.ext_rst ? 4 : 0) + (wide ? 2 : 1));
     if (bucket_left == 0) {
       const std::uint64_t at = walker.position();
       result.extsst.buckets.push_back({static_cast<std::uint32_t>(stream_offset + at),
