@@ -9,12 +9,15 @@
 //               record ends at every residue)
 //   c & 3 == 3: an empty string
 //   c & 4: rich, run count = next byte % 8, each run 4 bytes
-//   c & 8: ExtRst, size = next 2 bytes % 20,000, filled with a pattern
+//   c & 8: ExtRst; next byte % 3 picks a raw block (size = next 2 bytes % 20,000, a pattern),
+//          a well-formed phonetic block (text length = next 2 bytes % 5,000, then 0-7 extra
+//          bytes), or a well-formed block with one byte overwritten (position, value follow)
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include "docconform/error.h"
+#include "docconform/sst/generate.h"
 #include "docconform/sst/reader.h"
 #include "docconform/sst/writer.h"
 #include "fuzz_check.h"
@@ -63,8 +66,18 @@ SstTable decode(const std::uint8_t* data, std::size_t size) {
       for (std::size_t n = in.byte() % 8; n > 0; --n) s.runs->push_back({in.u16(), in.u16()});
     }
     if (c & 8) {
-      s.ext_rst.emplace(in.u16() % 20000, '\0');
-      for (std::size_t i = 0; i < s.ext_rst->size(); ++i) (*s.ext_rst)[i] = static_cast<char>(i * 31 + c);
+      const std::uint8_t mode = in.byte() % 3;
+      if (mode == 0) {
+        s.ext_rst.emplace(in.u16() % 20000, '\0');
+        for (std::size_t i = 0; i < s.ext_rst->size(); ++i) (*s.ext_rst)[i] = static_cast<char>(i * 31 + c);
+      } else {
+        std::string ext = make_ext_rst(std::u16string(in.u16() % 5000, u'\u30A2'), 1);
+        ext.append(in.byte() % 8, 'x');
+        ext[2] = static_cast<char>((ext.size() - 4) & 0xFF);  // cb covers the extra bytes
+        ext[3] = static_cast<char>((ext.size() - 4) >> 8);
+        if (mode == 2) ext[in.u16() % ext.size()] = static_cast<char>(in.byte());
+        s.ext_rst = std::move(ext);
+      }
     }
     units += s.text.size();
     table.strings.push_back(std::move(s));

@@ -18,6 +18,32 @@ def rec(rtype, data):
     return struct.pack("<HH", rtype, len(data)) + data
 
 
+def ext_segments(ext):
+    """(size, keep together, piece) for each part of an ExtRst block, as POI writes them."""
+    n = len(ext)
+    if n >= 14:
+        reserved, cb, _, _, _, cch1, cch2 = struct.unpack("<7H", ext[:14])
+        if reserved == 1 and 4 + cb == n and cch1 == cch2 and 14 + 2 * cch1 <= n:
+            text = 2 * cch1
+            runs = (n - 14 - text) // 6
+            out = [(8, 8, 8), (6, 6, 6)]
+            if text:
+                out.append((text, min(text, MAX), 2))
+            out += [(6, 6, 6)] * runs
+            extra = n - 14 - text - 6 * runs
+            if extra:
+                out.append((extra, extra, extra))
+            return out
+    out = []
+    if n:
+        out.append((min(8, n), min(8, n), min(8, n)))
+    if n > 8:
+        out.append((min(6, n - 8), min(6, n - 8), min(6, n - 8)))
+    if n > 14:
+        out.append((n - 14, min(2, n - 14), 2))
+    return out
+
+
 class Sst:
     """SST + CONTINUE records following the writer rules; EXTSST per the spec formula."""
 
@@ -46,7 +72,7 @@ class Sst:
             header += struct.pack("<H", len(runs))
         if ext is not None:
             header += struct.pack("<I", len(ext))
-        if self.avail() < len(header) + (unit if units else 0):
+        if self.avail() < len(header) + unit:  # header + first character (1 byte when empty)
             self.new_record()
         self.starts.append((self.position(), len(self.records[-1]) + 4))
         self.records[-1] += header
@@ -66,12 +92,16 @@ class Sst:
             self.records[-1] += struct.pack("<HH", ich, ifnt)
         if ext is not None:
             at = 0
-            while at < len(ext):
-                atom = min(8 if at == 0 else 6 if at == 8 else 2, len(ext) - at)
-                if self.avail() < atom:
+            for size, keep, unit in ext_segments(ext):
+                if self.avail() < keep:
                     self.new_record()
-                self.records[-1] += ext[at:at + atom]
-                at += atom
+                end = at + size
+                while at < end:
+                    piece = min(unit, end - at)
+                    if self.avail() < piece:
+                        self.new_record()
+                    self.records[-1] += ext[at:at + piece]
+                    at += piece
 
     def bytes(self):
         count = len(self.starts)
@@ -117,7 +147,8 @@ def cases():
         c["y_header_%d_bytes_before_record_end" % left] = table([filler(MAX - 8 - left), "next", "\u4e00wide"])
         c["y_wide_header_%d_bytes_before_record_end" % left] = table([filler(MAX - 8 - left), "\u4e00wide"])
     c["y_header_and_first_char_exactly_fit"] = table([filler(MAX - 8 - 4), "xyz"])
-    c["y_empty_string_exactly_fits"] = table([filler(MAX - 8 - 3), "", "z"])
+    c["y_empty_string_moves_with_three_bytes_left"] = table([filler(MAX - 8 - 3), "", "z"])
+    c["y_empty_string_fits_in_four_bytes"] = table([filler(MAX - 8 - 4), "", "z"])
     c["y_wide_split_between_units"] = table(["ab", "\u0101" * 5000])
     c["y_wide_odd_byte_left_unused"] = table(["\u4e00" * 4107])
     c["y_compressed_split"] = table(["\u00e9" * 9000])
@@ -125,6 +156,8 @@ def cases():
     c["y_runs_across_boundary"] = table([("r" * (MAX - 8 - 5 - 2), [(0, 1), (3, 5)]), "after"])
     c["y_runs_after_chars_end_at_record_end"] = table([("r" * (MAX - 8 - 5), [(1, 2)]), "after"])
     c["y_ext_rst_across_boundary"] = table([("p" * (MAX - 8 - 7 - 10), None, ext_rst("\u30a2" * 20)), "after"])
+    c["y_ext_rst_phonetic_text_moves"] = table([("k" * (MAX - 8 - 7 - 8 - 6 - 30), None, ext_rst("\u30a2" * 20)), "after"])
+    c["y_ext_rst_run_moves"] = table([("k" * (MAX - 8 - 7 - 8 - 6 - 40 - 4), None, ext_rst("\u30a2" * 20)), "after"])
     c["y_ext_rst_three_records"] = table([("kanji", [(0, 1)], ext_rst("\u30a2" * 9000)), "after"])
     c["y_longest_compressed"] = table(["A" * 65535])
     c["y_longest_wide"] = table(["\u4e00" * 65535])

@@ -6,6 +6,28 @@
 
 namespace docconform::sst {
 
+std::vector<ExtRstSegment> ext_rst_segments(std::string_view ext) {
+  const auto u16 = [&ext](std::size_t at) {
+    return static_cast<std::size_t>(static_cast<std::uint8_t>(ext[at]) | (static_cast<std::uint8_t>(ext[at + 1]) << 8));
+  };
+  const auto whole = [](std::size_t n) { return ExtRstSegment{n, n, n}; };
+  std::vector<ExtRstSegment> segments;
+  if (ext.size() >= 14 && u16(0) == 1 && 4 + u16(2) == ext.size() && u16(10) == u16(12) && 14 + 2 * u16(10) <= ext.size()) {
+    const std::size_t text = 2 * u16(10);
+    const std::size_t runs = (ext.size() - 14 - text) / 6;
+    segments = {whole(8), whole(6)};
+    if (text > 0) segments.push_back({text, std::min(text, max_record_data), 2});
+    segments.insert(segments.end(), runs, whole(6));
+    if (const std::size_t extra = ext.size() - 14 - text - 6 * runs; extra > 0) segments.push_back(whole(extra));
+    return segments;
+  }
+  if (ext.empty()) return segments;
+  segments.push_back(whole(std::min<std::size_t>(8, ext.size())));
+  if (ext.size() > 8) segments.push_back(whole(std::min<std::size_t>(6, ext.size() - 8)));
+  if (ext.size() > 14) segments.push_back({ext.size() - 14, std::min<std::size_t>(2, ext.size() - 14), 2});
+  return segments;
+}
+
 std::uint16_t extsst_bucket_size(std::size_t unique_strings) {
   return static_cast<std::uint16_t>(std::max<std::size_t>(unique_strings / 128 + 1, 8));
 }

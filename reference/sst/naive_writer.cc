@@ -117,13 +117,13 @@ void write_string(ContinuableRecordOutput& record, const SstString& s) {
   if (s.ext_rst) {
     const std::string& ext = *s.ext_rst;
     std::size_t at = 0;
-    while (at < ext.size()) {
-      // The (reserved, cb, phs) block, then the RPHSSub header, then 16-bit fields.
-      const std::size_t atom = at == 0 ? 8 : at == 8 ? 6 : 2;
-      const std::size_t n = std::min(atom, ext.size() - at);
-      record.write_continue_if_required(n);
-      for (std::size_t k = 0; k < n; ++k) out.write_byte(static_cast<std::uint8_t>(ext[at + k]));
-      at += n;
+    for (const ExtRstSegment& segment : ext_rst_segments(ext)) {
+      record.write_continue_if_required(segment.keep);
+      for (std::size_t done = 0; done < segment.size; done += segment.unit) {
+        const std::size_t piece = std::min(segment.unit, segment.size - done);
+        record.write_continue_if_required(piece);
+        for (std::size_t k = 0; k < piece; ++k) out.write_byte(static_cast<std::uint8_t>(ext[at++]));
+      }
     }
   }
 }
@@ -143,8 +143,8 @@ WriteResult write_sst_naive(const SstTable& table, RecordSink& sink, std::uint32
   for (std::size_t i = 0; i < count; ++i) {
     const SstString& s = table.strings[i];
     const std::size_t header = 3 + (s.runs ? 2 : 0) + (s.ext_rst ? 4 : 0);
-    const std::size_t first_unit = s.text.empty() ? 0 : needs_high_byte(s.text) ? 2 : 1;
-    record.write_continue_if_required(header + first_unit);
+    // The header stays with the first character's bytes (one byte even for an empty string).
+    record.write_continue_if_required(header + (needs_high_byte(s.text) ? 2 : 1));
     if (i % result.extsst.dsst == 0) {
       const std::uint64_t at = record.position();
       result.extsst.buckets.push_back({static_cast<std::uint32_t>(stream_offset + at),

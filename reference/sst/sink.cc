@@ -76,6 +76,7 @@ class RandomAccessFileSink final : public RecordSink {
     }
   }
   std::uint8_t* claim(std::size_t bytes) override {
+    if (bytes > max_record_bytes) throw oversized_record();
     if (buffer_.size() - fill_ < bytes) flush();
     std::uint8_t* area = &buffer_[fill_];
     fill_ += bytes;
@@ -133,6 +134,7 @@ class SequentialSink : public RecordSink {
     std::memcpy(claim(record_fill_), record_.data(), record_fill_);
   }
   std::uint8_t* claim(std::size_t bytes) override {
+    if (bytes > max_record_bytes) throw oversized_record();
     if (buffer_.size() - fill_ < bytes) flush();
     std::uint8_t* area = &buffer_[fill_];
     fill_ += bytes;
@@ -292,10 +294,6 @@ void MemorySink::grow(std::size_t needed) {
   if (data == nullptr) throw std::bad_alloc();
   data_ = data;
   capacity_ = capacity;
-}
-
-void MemorySink::expect(std::uint64_t bytes) {
-  if (size_ + bytes > capacity_) grow(static_cast<std::size_t>(size_ + bytes));
 }
 
 void MemorySink::begin_record(std::uint16_t type) {

@@ -149,7 +149,7 @@ std::string write_xls_stream(const std::vector<SstString>& cells, const XlsOptio
         if (k >= count) break;
         std::uint8_t* p = sink.claim(14);
         const std::uint32_t v = isst[first + k];
-        const std::uint8_t bytes[14] = {0xFD, 0x00, 10, 0,
+        const std::uint8_t bytes[14] = {record_labelsst & 0xFF, record_labelsst >> 8, 10, 0,
                                         static_cast<std::uint8_t>(row), static_cast<std::uint8_t>(row >> 8),
                                         static_cast<std::uint8_t>(col), static_cast<std::uint8_t>(col >> 8),
                                         cell_xf & 0xFF, cell_xf >> 8,
@@ -168,7 +168,6 @@ std::string write_xls_stream(const std::vector<SstString>& cells, const XlsOptio
   for (std::size_t s = 0; s < sheets; ++s) {
     for (int b = 0; b < 4; ++b) stream[boundsheet_at[s] + b] = static_cast<char>((sheet_at[s] >> (8 * b)) & 0xFF);
   }
-  static_assert(record_labelsst == 0x00FD);
   return stream;
 }
 

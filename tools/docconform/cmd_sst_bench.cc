@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -81,16 +82,25 @@ std::string inflate_file(const std::string& path) {
 
 struct Run {
   std::string writer, sink;
-  Stats stats;
+  Stats stats;      // wall-clock seconds
+  Stats cpu_stats;  // CPU seconds of this thread (user + system): what the machine's load does not inflate
   std::string sha256;
 };
+
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
 
 // One writer x sink: a warm-up, then `repeat` timed runs (sink creation, writing, finish).
 Run measure(const SstTable& table, WriterKind writer, SinkKind kind, const BenchOptions& o) {
   const std::string path = (fs::path(o.dir) / ("docconform-bench-sst-" + std::to_string(::getpid()) + "." + to_string(kind))).string();
   std::vector<double> times;
+  std::vector<double> cpu_times;
   std::string logical;
   for (int i = 0; i <= o.repeat; ++i) {
+    const double c0 = thread_cpu_seconds();
     const auto t0 = std::chrono::steady_clock::now();
     if (kind == SinkKind::memory) {
       auto sink = make_memory_sink();
@@ -103,12 +113,16 @@ Run measure(const SstTable& table, WriterKind writer, SinkKind kind, const Bench
       sink->finish();
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (i > 0) times.push_back(seconds);  // run 0 warms caches and the page allocator
+    const double cpu = thread_cpu_seconds() - c0;
+    if (i > 0) {  // run 0 warms caches and the page allocator
+      times.push_back(seconds);
+      cpu_times.push_back(cpu);
+    }
   }
   if (kind == SinkKind::file || kind == SinkKind::stream) logical = read_file(path);
   if (kind == SinkKind::zlib) logical = inflate_file(path);
   if (kind != SinkKind::memory) fs::remove(path);
-  return {to_string(writer), to_string(kind), summarize(times), sha256_hex(logical)};
+  return {to_string(writer), to_string(kind), summarize(times), summarize(cpu_times), sha256_hex(logical)};
 }
 
 // Runs the Java harness on the SST records; returns its key=value output.
@@ -180,9 +194,9 @@ void bench(const BenchOptions& o) {
     poi = run_poi(reference, o);
   }
   const double mb = static_cast<double>(reference.size()) / 1e6;
-  const auto median_of = [&runs](const std::string& w, const std::string& s) -> double {
+  const auto median_of = [&runs](const std::string& w, const std::string& s, bool cpu = false) -> double {
     for (const Run& r : runs) {
-      if (r.writer == w && r.sink == s) return r.stats.median;
+      if (r.writer == w && r.sink == s) return cpu ? r.cpu_stats.median : r.stats.median;
     }
     return 0;
   };
@@ -199,7 +213,9 @@ void bench(const BenchOptions& o) {
     if (i > 0) out += ',';
     out += "{\"writer\":\"" + r.writer + "\",\"sink\":\"" + r.sink + "\",\"median_s\":" + number_text(r.stats.median) +
            ",\"min_s\":" + number_text(r.stats.min) + ",\"max_s\":" + number_text(r.stats.max) +
-           ",\"mb_per_s\":" + number_text(mb / r.stats.median) + ",\"sha256\":\"" + r.sha256 + "\"}";
+           ",\"mb_per_s\":" + number_text(mb / r.stats.median) + ",\"cpu_median_s\":" + number_text(r.cpu_stats.median) +
+           ",\"cpu_min_s\":" + number_text(r.cpu_stats.min) + ",\"mb_per_cpu_s\":" + number_text(mb / r.cpu_stats.median) +
+           ",\"sha256\":\"" + r.sha256 + "\"}";
   }
   out += "],\"ratios\":{";
   std::vector<std::pair<std::string, double>> ratios;
@@ -210,6 +226,14 @@ void bench(const BenchOptions& o) {
       if (const double t = median_of("fast", s); t > 0) ratios.push_back({std::string("fast_") + s + "_over_memory", t / fast_memory});
     }
     if (poi.count("median_s")) ratios.push_back({"poi_over_fast_memory", std::stod(poi["median_s"]) / fast_memory});
+  }
+  // The same ratios in CPU time: on a loaded machine, wall time also counts waiting for a core.
+  if (const double fast_cpu = median_of("fast", "memory", true); fast_cpu > 0) {
+    if (const double naive = median_of("naive", "memory", true); naive > 0) ratios.push_back({"cpu_naive_over_fast_memory", naive / fast_cpu});
+    for (const char* s : {"file", "stream", "zlib"}) {
+      if (const double t = median_of("fast", s, true); t > 0) ratios.push_back({std::string("cpu_fast_") + s + "_over_memory", t / fast_cpu});
+    }
+    if (poi.count("cpu_median_s")) ratios.push_back({"cpu_poi_over_fast_memory", std::stod(poi["cpu_median_s"]) / fast_cpu});
   }
   for (std::size_t i = 0; i < ratios.size(); ++i) {
     if (i > 0) out += ',';
@@ -224,6 +248,7 @@ void bench(const BenchOptions& o) {
     out += "}";
   } else {
     out += "{\"median_s\":" + poi["median_s"] + ",\"min_s\":" + poi["min_s"] + ",\"max_s\":" + poi["max_s"] +
+           ",\"cpu_median_s\":" + poi["cpu_median_s"] +
            ",\"sst_bytes\":" + poi["sst_bytes"] + ",\"sha256\":\"" + poi["sha256"] + "\"" +
            ",\"same_bytes_as_ours\":" + (poi["sha256"] == sha256_hex(sst_records) ? "true" : "false");
     if (poi.count("workbook_median_s")) {
@@ -241,7 +266,8 @@ void bench(const BenchOptions& o) {
   std::cout << "sst: " << o.count << " strings, " << reference.size() << " bytes, outputs identical: " << (identical ? "yes" : "NO") << "\n";
   for (const Run& r : runs) {
     std::cout << "  " << r.writer << " -> " << r.sink << ": median " << r.stats.median << " s (min " << r.stats.min << ", max "
-              << r.stats.max << "), " << mb / r.stats.median << " MB/s\n";
+              << r.stats.max << "), " << mb / r.stats.median << " MB/s; CPU median " << r.cpu_stats.median << " s, "
+              << mb / r.cpu_stats.median << " MB/CPU-s\n";
   }
   for (const auto& [name, value] : ratios) std::cout << "  " << name << ": " << value << "\n";
   if (poi.count("median_s")) {

@@ -2,7 +2,8 @@
 //
 //   PoiSst bench SST_FILE REPEAT WORKBOOK_REPEAT
 //     SST_FILE holds SST + CONTINUE (+ EXTSST) records. POI parses them into an SSTRecord (the
-//     same strings, runs and phonetic blocks), then times SSTRecord.serialize() REPEAT times and,
+//     same strings, runs and phonetic blocks), then times SSTRecord.serialize() REPEAT times
+//     (wall and thread CPU time) and,
 //     separately, HSSFWorkbook.write() of a workbook with one cell per string (plain text, the
 //     cell layout of "docconform xls write"). Prints key=value pairs on one line.
 //   PoiSst cells XLS
@@ -12,6 +13,8 @@
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.FileInputStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.security.MessageDigest;
@@ -56,16 +59,20 @@ public class PoiSst {
     int size = sst.getRecordSize();
     byte[] out = new byte[size];
     for (int i = 0; i < 3; ++i) sst.serialize(0, out);  // JIT warm-up
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     double[] times = new double[repeat];
+    double[] cpu = new double[repeat];
     for (int i = 0; i < repeat; ++i) {
+      long c0 = threads.getCurrentThreadCpuTime();
       long t0 = System.nanoTime();
       out = new byte[size];
       sst.serialize(0, out);
       times[i] = (System.nanoTime() - t0) / 1e9;
+      cpu[i] = (threads.getCurrentThreadCpuTime() - c0) / 1e9;
     }
     String digest = hex(MessageDigest.getInstance("SHA-256").digest(out));
     StringBuilder line = new StringBuilder();
-    line.append(stats("", times)).append(" sst_bytes=").append(size).append(" sha256=").append(digest);
+    line.append(stats("", times)).append(" ").append(stats("cpu_", cpu)).append(" sst_bytes=").append(size).append(" sha256=").append(digest);
 
     if (workbookRepeat > 0) {
       int count = sst.getNumUniqueStrings();

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "docconform/error.h"
+#include "docconform/sst/generate.h"
 #include "sst_test_util.h"
 
 namespace docconform::sst {
@@ -66,13 +67,16 @@ TEST(WriterBoundary, HeaderPlusOneCharacterExactlyFits) {
   EXPECT_EQ(records[1].data, std::string("\x00yz", 3));
 }
 
-TEST(WriterBoundary, EmptyStringFitsInThreeBytes) {
+TEST(WriterBoundary, EmptyStringKeepsHeaderAndOneByteTogether) {
+  // Like POI: even an empty string needs header + 1 byte, so with 3 bytes left it moves.
   const auto table = table_of({filler(8224 - 8 - 3), text(u""), text(u"z")});
   const Written written = write_both(table);
   const auto& records = written.records;
   ASSERT_EQ(records.size(), 2u);
-  EXPECT_EQ(records[0].data.size(), 8224u);
-  EXPECT_EQ(records[1].data, std::string("\x01\x00\x00z", 4));
+  EXPECT_EQ(records[0].data.size(), 8224u - 3);
+  EXPECT_EQ(records[1].data, std::string("\x00\x00\x00\x01\x00\x00z", 7));
+  const Written fits = write_both(table_of({filler(8224 - 8 - 4), text(u""), text(u"z")}));
+  EXPECT_EQ(fits.records[0].data.size(), 8224u - 1);
 }
 
 TEST(WriterBoundary, WideSplitExactlyBetweenUnits) {
@@ -152,6 +156,22 @@ TEST(WriterBoundary, ExtRstHeadersStayTogether) {
   ASSERT_EQ(records.size(), 2u);
   EXPECT_EQ(records[0].data.size(), 8224u - 2);
   EXPECT_EQ(records[1].data.size(), 22u);
+}
+
+TEST(WriterBoundary, WellFormedExtRstKeepsPhoneticTextAndRunsWhole) {
+  // A well-formed ExtRst is cut as POI cuts it: 8 | 6 | phonetic text | 6-byte runs.
+  SstString s = text(std::u16string(8224 - 8 - 7 - 8 - 6 - 30, u'k'));
+  s.ext_rst = make_ext_rst(std::u16string(20, u'\u30A2'), 1);  // 40 bytes of text, 1 run
+  const Written written = write_both(table_of({s, text(u"after")}));
+  const auto& records = written.records;
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0].data.size(), 8224u - 30);       // the text did not fit in 30 bytes
+  EXPECT_EQ(records[1].data.size(), 40 + 6 + 3 + 5u);  // text, run, next string
+  SstString t = text(std::u16string(8224 - 8 - 7 - 8 - 6 - 40 - 4, u'k'));
+  t.ext_rst = make_ext_rst(std::u16string(20, u'\u30A2'), 1);
+  const Written run_moves = write_both(table_of({t}));
+  EXPECT_EQ(run_moves.records[0].data.size(), 8224u - 4);  // the 6-byte run did not fit in 4
+  EXPECT_EQ(run_moves.records[1].data.size(), 6u);
 }
 
 TEST(WriterBoundary, LongestStringsRoundTrip) {

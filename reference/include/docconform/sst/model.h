@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace docconform::sst {
@@ -51,6 +52,19 @@ struct ExtSst {
   std::vector<ExtSstEntry> buckets;
   friend bool operator==(const ExtSst&, const ExtSst&) = default;
 };
+
+// How the writers split an ExtRst block across records: each segment starts in a record with
+// at least `keep` free bytes and is then written in pieces of `unit` bytes, each piece whole.
+// A well-formed ExtRst [MS-XLS 2.5.109] (reserved 1, consistent sizes) is cut as POI cuts it:
+// the 8-byte block, the 6-byte RPHSSub header, the phonetic text (kept together when it fits
+// in a record, else split between characters), each 6-byte phonetic run, any trailing bytes.
+// Any other block: its first 8 bytes, the next 6, then 2-byte pieces.
+struct ExtRstSegment {
+  std::size_t size = 0;
+  std::size_t keep = 0;
+  std::size_t unit = 0;
+};
+std::vector<ExtRstSegment> ext_rst_segments(std::string_view ext);
 
 // Strings per EXTSST bucket and bucket count, the spec formula (what Excel writes).
 std::uint16_t extsst_bucket_size(std::size_t unique_strings);

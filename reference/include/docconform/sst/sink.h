@@ -30,8 +30,6 @@ class RecordSink {
   // Returns the last `bytes` of the most recent claim, unused.
   virtual void retract(std::size_t bytes) = 0;
 
-  // Hint: about this many more bytes will follow (the fast writer knows its total size).
-  virtual void expect(std::uint64_t bytes) { (void)bytes; }
   // Flushes and closes; no calls afterwards.
   virtual void finish() = 0;
   // Logical bytes written so far.
@@ -63,7 +61,6 @@ class MemorySink final : public RecordSink {
   void end_record() override;
   std::uint8_t* claim(std::size_t bytes) override;
   void retract(std::size_t bytes) override { size_ -= bytes; }
-  void expect(std::uint64_t bytes) override;
   void finish() override {}
   std::uint64_t position() const override { return size_; }
 
