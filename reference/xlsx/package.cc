@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 
 #include "docconform/error.h"
 #include "xml_scanner.h"
@@ -21,7 +22,15 @@ std::string zip_error_text(zip_error_t* error) {
   return text ? text : "unknown zip error";
 }
 
+// Opening an archive converts DOS timestamps with the C library's time zone state (tzset), which
+// is not safe to run from several threads at once: opens are serialized. Reading is not.
+std::mutex& open_mutex() {
+  static std::mutex m;
+  return m;
+}
+
 zip_t* open_zip(const std::uint8_t* data, std::size_t size, std::string& message) {
+  const std::lock_guard lock(open_mutex());
   zip_error_t error;
   zip_error_init(&error);
   zip_source_t* source = zip_source_buffer_create(data, size, 0, &error);
@@ -159,7 +168,10 @@ PartStream::PartStream(const Package& package, const std::string& part, bool cha
                      std::to_string(package.budget()) + " bytes (zip bomb?)");
   }
   zip_ = package.open_handle();
-  file_ = zip_fopen_index(zip_, *index, 0);
+  {
+    const std::lock_guard lock(open_mutex());
+    file_ = zip_fopen_index(zip_, *index, 0);
+  }
   if (file_ == nullptr) {
     const std::string message = zip_error_text(zip_get_error(zip_));
     zip_discard(zip_);

@@ -178,8 +178,9 @@ class Pipeline {
         ++busy_;
         lock.unlock();
         std::vector<ChunkJob> produced;
-        inflate_step(*sheet, produced);
+        const bool finished = inflate_step(*sheet, produced);
         lock.lock();
+        sheet->finished = finished;  // read by other workers under the lock
         for (auto& job : produced) {
           sheet->chunks.push_back(std::make_unique<ChunkSlot>());
           job.slot = sheet->chunks.back().get();
@@ -199,8 +200,10 @@ class Pipeline {
     }
   }
 
-  // Inflates until a chunk's worth of bytes ends at a row boundary (or the part ends).
-  void inflate_step(SheetWork& sheet, std::vector<ChunkJob>& out) {
+  // Inflates until a chunk's worth of bytes ends at a row boundary (or the part ends); returns
+  // whether the sheet's stream is done. Runs without the lock: only the busy worker touches
+  // the sheet's stream state.
+  bool inflate_step(SheetWork& sheet, std::vector<ChunkJob>& out) {
     try {
       if (!sheet.stream) sheet.stream = std::make_unique<PartStream>(package_, sheet.part);
       const std::size_t piece = std::min<std::size_t>(target_, 256 << 10);
@@ -217,8 +220,7 @@ class Pipeline {
           out.push_back(std::move(job));
           sheet.pending = std::string();
           sheet.stream.reset();
-          sheet.finished = true;
-          return;
+          return true;
         }
         if (sheet.pending.size() < target_) continue;
         const auto* data = reinterpret_cast<const std::uint8_t*>(sheet.pending.data());
@@ -238,13 +240,13 @@ class Pipeline {
         sheet.pending = std::move(rest);
         sheet.pending_base += length;
         out.push_back(std::move(job));
-        return;
+        return false;
       }
     } catch (...) {
       sheet.stream_error = std::current_exception();
       sheet.stream.reset();
       sheet.pending = std::string();
-      sheet.finished = true;
+      return true;
     }
   }
 

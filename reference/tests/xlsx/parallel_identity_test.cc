@@ -34,6 +34,7 @@ void expect_identical(const std::string& bytes, const std::string& name, bool fu
     for (const unsigned threads : {1u, 2u, 3u, 4u}) {
       for (const std::size_t chunk : chunk_sizes) {
         if (!full && chunk != chunk_sizes[threads - 1]) continue;
+        if (!full && chunk < 300 && bytes.size() > (256 << 10)) continue;  // keep big files to sane chunk counts
         LoadOptions o;
         o.inflate = mode;
         o.threads = threads;
