@@ -17,24 +17,6 @@ bool is_xml_char(std::uint32_t cp) {
          (cp >= 0x10000 && cp <= 0x10FFFF);
 }
 
-void append_code_point(std::uint32_t cp, std::string& out) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
-
 int hex_value(char16_t c) {
   if (c >= u'0' && c <= u'9') return c - u'0';
   if (c >= u'a' && c <= u'f') return c - u'a' + 10;
@@ -83,7 +65,7 @@ void append_resolved(Span raw, bool attribute, std::uint64_t offset, std::string
         bad_reference(at, "malformed character reference");
       }
       if (!is_xml_char(cp)) bad_reference(at, "character reference to a character XML does not allow");
-      append_code_point(cp, out);
+      append_utf8(out, cp);
     } else {
       bad_reference(at, "undefined entity (user-defined entities are never expanded)");
     }
