@@ -29,10 +29,12 @@ def compiled_classes():
         return target
     os.makedirs(cache, exist_ok=True)
     work = tempfile.mkdtemp(dir=cache, prefix=".poi-")
-    p = subprocess.run(["javac", "-nowarn", "-cp", JARS, "-d", work, SOURCE], capture_output=True)
+    # A bounded heap: the runner caps the address space, and a JVM sizing its heap from the
+    # machine's memory would not start under the cap.
+    p = subprocess.run(["javac", "-J-Xmx512m", "-nowarn", "-cp", JARS, "-d", work, SOURCE], capture_output=True)
     if p.returncode != 0:
         shutil.rmtree(work, ignore_errors=True)
-        sys.stderr.write(p.stderr.decode("utf-8", "replace"))
+        sys.stderr.write((p.stdout + p.stderr).decode("utf-8", "replace"))
         sys.exit(3)
     try:
         os.rename(work, target)
@@ -45,7 +47,7 @@ def main():
     args = sys.argv[1:]
     command = ["write"] + args[1:] if args[:1] == ["write"] else ["dump"] + args
     classes = compiled_classes()
-    java = ["java", "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-cp", classes + ":" + JARS, "SstPoi"]
+    java = ["java", "-Xmx1g", "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-cp", classes + ":" + JARS, "SstPoi"]
     os.execvp("java", java + command)
 
 
