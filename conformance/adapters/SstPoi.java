@@ -2,7 +2,7 @@
 // writer check. Run through sst_poi.py, which compiles this file once into build/.
 //
 //   SstPoi dump FILE
-//     The shared string table of FILE as the canonical dump (conformance/SPEC-sst.md):
+//     The shared string table of FILE as the canonical dump (conformance/SPEC.md, format sst):
 //     a workbook (CFB container or bare BIFF stream): POI's record layer (RecordFactory, the one
 //     HSSFWorkbook reads with) over the Workbook stream; the first SSTRecord's strings;
 //     a .sst record file: RecordInputStream + new SSTRecord(in), then only one EXTSST may follow.

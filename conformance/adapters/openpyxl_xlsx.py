@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""xlsx adapter: the canonical dump of conformance/SPEC-xlsx.md produced from openpyxl, an
+"""xlsx adapter: the canonical dump of conformance/SPEC.md, format xlsx, produced from openpyxl, an
 implementation independent of the C++ reference. Run with Debian's /usr/bin/python3
 (python3-openpyxl).
 

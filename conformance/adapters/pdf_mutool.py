@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""pdf adapter (dump level 2, conformance/SPEC-pdf.md) built on MuPDF's mutool (mupdf-tools).
+"""pdf adapter (dump level 2, conformance/SPEC.md, format pdf) built on MuPDF's mutool (mupdf-tools).
 
 MuPDF is an independent reader (its own parser, xref loader and repair code). This adapter maps
 its output onto the canonical dump:

@@ -1,5 +1,5 @@
 // Run by pdf_mutool.py as `mutool run pdf_mutool_pages.js FILE`: MuPDF opens the file and
-// resolves every object; this script only applies conformance/SPEC-pdf.md's page-tree rule 8
+// resolves every object; this script only applies conformance/SPEC.md, format pdf,'s page-tree rule 8
 // (walk from /Root /Pages, count leaves, a node reached twice is an error) and prints
 //   version <the header version MuPDF read>
 //   pages <leaf count>

@@ -1,4 +1,4 @@
-// pdf adapter (formats pdf = dump level 2 and pdf3 = level 3, conformance/SPEC-pdf.md) built on
+// pdf adapter (formats pdf = dump level 2 and pdf3 = level 3, conformance/SPEC.md, format pdf) built on
 // Mozilla's pdf.js (npm pdfjs-dist, legacy build, pinned in package-lock.json; `npm ci` in this
 // directory installs it).
 //

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""pdf adapter (dump level 2, conformance/SPEC-pdf.md) built on pikepdf (python3-pikepdf).
+"""pdf adapter (dump level 2, conformance/SPEC.md, format pdf) built on pikepdf (python3-pikepdf).
 
 pikepdf is a Python binding of libqpdf: it shares qpdf's parser and xref loader, so it is not an
 independent confirmation of qpdf's reading (conformance/adapters/README.md). What this adapter adds

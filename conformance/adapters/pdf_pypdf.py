@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""pdf adapter (formats pdf = dump level 2 and pdf3 = level 3, conformance/SPEC-pdf.md) built on
+"""pdf adapter (formats pdf = dump level 2 and pdf3 = level 3, conformance/SPEC.md, format pdf) built on
 pypdf (Debian python3-pypdf), a pure-Python reader independent of qpdf, MuPDF and pdf.js.
 
 pypdf keeps its cross-reference data per generation (xref[gen][num], xref_objStm, free flags)
@@ -29,7 +29,7 @@ from pypdf.generic import (ArrayObject, BooleanObject, ByteStringObject, Diction
                            IndirectObject, NameObject, NullObject, NumberObject, StreamObject, TextStringObject)
 
 NAME_ESCAPED = set(b"#()<>[]{}/%")
-MAX_OBJECTS = 8_000_000  # SPEC-pdf.md rule 9: object numbers below this
+MAX_OBJECTS = 8_000_000  # SPEC.md, format pdf, rule 9: object numbers below this
 # Logged under strict=True when a table's first subsection does not start at 0 (an update
 # section); strict mode corrects nothing then, so it is no recovery.
 NOT_A_REPAIR = "Xref table not zero-indexed"

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""pdf adapter (dump level 2, conformance/SPEC-pdf.md) built on the qpdf command-line tool.
+"""pdf adapter (dump level 2, conformance/SPEC.md, format pdf) built on the qpdf command-line tool.
 
 qpdf is an independent reader; this adapter maps its output onto our canonical dump:
   version  <- `qpdf --json=2` (qpdf[0].pdfversion)

@@ -1,4 +1,4 @@
-// sst adapter (conformance/SPEC-sst.md) built on SheetJS (npm `xlsx`, pinned in package-lock.json).
+// sst adapter (conformance/SPEC.md, format sst) built on SheetJS (npm `xlsx`, pinned in package-lock.json).
 //
 // SheetJS keeps a legacy .xls workbook's shared string table as workbook.Strings when read with
 // bookSST; each entry's `t` is the string's text. A workbook (CFB container or bare BIFF stream) is

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""sst adapter: xlrd's shared string table (conformance/SPEC-sst.md, format sst).
+"""sst adapter: xlrd's shared string table (conformance/SPEC.md, format sst, format sst).
 
 Usage: xlrd_sst.py FILE -> canonical dump on stdout.
   a workbook (CFB container, or a bare BIFF stream starting with BOF):

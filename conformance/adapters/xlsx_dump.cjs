@@ -1,4 +1,4 @@
-// The canonical xlsx dump (conformance/SPEC-xlsx.md) written from a plain workbook model, shared by
+// The canonical xlsx dump (conformance/SPEC.md, format xlsx) written from a plain workbook model, shared by
 // the JavaScript xlsx adapters (xlsx_sheetjs.cjs, xlsx_exceljs.cjs). Each adapter fills the model
 // from what its library read; ordering, the merged-range rule and the text forms live here.
 //

@@ -1,4 +1,4 @@
-// xlsx adapter (conformance/SPEC-xlsx.md) built on exceljs (npm, pinned in package-lock.json).
+// xlsx adapter (conformance/SPEC.md, format xlsx) built on exceljs (npm, pinned in package-lock.json).
 //
 // Workbook.xlsx.readFile, then the document model: worksheets in tab order with their state,
 // each row's cells by value type, merges, comments (notes) and tables; date1904 from

@@ -1,4 +1,4 @@
-// xlsx adapter (conformance/SPEC-xlsx.md) built on SheetJS (npm `xlsx`, pinned in package-lock.json).
+// xlsx adapter (conformance/SPEC.md, format xlsx) built on SheetJS (npm `xlsx`, pinned in package-lock.json).
 //
 // XLSX.read with cellFormula (formula text, `F` = an array formula's range), sheetStubs (cells
 // without a value appear as type "z"), cellDates off (numbers stay serial numbers), and bookFiles

@@ -4,7 +4,7 @@
 Usage: sst_cases.py OUT_DIR [DOCCONFORM_BINARY]
 With the binary, also writes y_xls_*.xls: workbooks from `docconform gen strings` +
 `docconform xls write` (the .xls writer's own cases). The .sst y_ cases are written by the small writer below, which follows the continuation rules of
-conformance/SPEC-sst.md on its own (independently of the C++ writers); the n_ and i_ cases
+conformance/SPEC.md, format sst, on its own (independently of the C++ writers); the n_ and i_ cases
 are laid out byte by byte. Deterministic: the same files on every run.
 """
 import os

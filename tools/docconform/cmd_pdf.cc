@@ -215,7 +215,7 @@ void run_bench(const BenchOptions& o) {
 
 void add_pdf_commands(CommandGroups& groups) {
   auto dump_options = std::make_shared<ReadOptions>();
-  auto* dump = groups.dump.add_subcommand("pdf", "Canonical dump of a PDF (conformance/SPEC-pdf.md)");
+  auto* dump = groups.dump.add_subcommand("pdf", "Canonical dump of a PDF (conformance/SPEC.md, format pdf)");
   add_read_options(dump, *dump_options, true);
   dump->callback([dump_options] { std::cout << dump_with(*dump_options); });
 

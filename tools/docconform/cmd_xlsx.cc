@@ -42,7 +42,7 @@ void add_load_flags(CLI::App* app, LoadFlags& flags) {
 
 void add_xlsx_commands(CommandGroups& groups) {
   auto dump_flags = std::make_shared<LoadFlags>();
-  auto* dump = groups.dump.add_subcommand("xlsx", "Canonical dump of a workbook (conformance/SPEC-xlsx.md)");
+  auto* dump = groups.dump.add_subcommand("xlsx", "Canonical dump of a workbook (conformance/SPEC.md, format xlsx)");
   add_load_flags(dump, *dump_flags);
   dump->callback([dump_flags] {
     const auto wb = xlsx::load_workbook_file(dump_flags->file, dump_flags->options());

@@ -9,7 +9,7 @@
 //   PoiSst cells XLS
 //     Opens XLS with HSSFWorkbook and prints every cell's string in the cell order of
 //     "docconform xls write" (sheet by sheet, column by column, row by row), one canonical
-//     quoted string per line (conformance/SPEC-sst.md), after a "cells N" line.
+//     quoted string per line (conformance/SPEC.md, format sst), after a "cells N" line.
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.FileInputStream;

@@ -1,4 +1,4 @@
-// The canonical dump of a PDF (conformance/SPEC-pdf.md): level 1 = version, page count and
+// The canonical dump of a PDF (conformance/SPEC.md, format pdf): level 1 = version, page count and
 // object count; level 2 adds the merged cross-reference table; level 3 adds the sections, the
 // trailer, the pages and every object canonically serialized.
 #pragma once

@@ -1,5 +1,5 @@
 // SST reader: SST + CONTINUE payloads back into strings, following the continuation rules of
-// every writer seen in the wild (conformance/SPEC-sst.md, "Reader rules"): a string may start at
+// every writer seen in the wild (conformance/SPEC.md, format sst, "Reader rules"): a string may start at
 // the very end of a record, character data continues after a flags byte (only bit 0 is
 // meaningful; any other bit set is rejected), with a width independent of the first segment;
 // runs and ExtRst continue with no flags byte, across any number of records. Errors name the

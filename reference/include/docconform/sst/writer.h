@@ -1,6 +1,6 @@
 // SST serialization: SST (0x00FC) + CONTINUE (0x003C) records + EXTSST (0x00FF).
 //
-// Continuation rules (conformance/SPEC-sst.md, "Writer rules"): a string's header and its first
+// Continuation rules (conformance/SPEC.md, format sst, "Writer rules"): a string's header and its first
 // character stay in one record (else the string starts a new CONTINUE, with no flags byte);
 // character data splits on character boundaries, the continuation starting with a flags byte
 // 0x00 or 0x01 (a 2-byte string leaves an odd last byte of a record unused); each 4-byte

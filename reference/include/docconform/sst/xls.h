@@ -1,4 +1,4 @@
-// A minimal BIFF8 workbook (conformance/SPEC-sst.md, "The .xls writer"): the globals records
+// A minimal BIFF8 workbook (conformance/SPEC.md, format sst, "The .xls writer"): the globals records
 // that Excel, LibreOffice, POI and xlrd need, BOUNDSHEET8 per sheet, SST + EXTSST, and sheets of
 // LABELSST cells, in a CFB container. And the reverse: the SST of any BIFF8 .xls.
 #pragma once
@@ -33,7 +33,7 @@ SstTable read_xls_sst(std::string_view file, const Limits& limits = {}, const st
 // The same from a Workbook stream (also what a bare, container-less BIFF file holds).
 SstTable read_workbook_stream_sst(std::string_view stream, const Limits& limits = {}, const std::string& label = {});
 
-// The canonical dump (conformance/SPEC-sst.md) of a .xls (CFB signature), a bare BIFF stream
+// The canonical dump (conformance/SPEC.md, format sst) of a .xls (CFB signature), a bare BIFF stream
 // (starts with BOF) or a raw SST record file.
 inline constexpr int sst_dump_version = 1;
 std::string sst_dump(std::string_view bytes, const Limits& limits = {}, const std::string& label = {});

@@ -1,4 +1,4 @@
-// The canonical dump of a workbook (conformance/SPEC-xlsx.md, version 1) and its SHA-256.
+// The canonical dump of a workbook (conformance/SPEC.md, format xlsx, version 1) and its SHA-256.
 #pragma once
 
 #include <functional>

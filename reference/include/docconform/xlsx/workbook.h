@@ -1,5 +1,5 @@
 // The XLSX reference loader: a workbook model built for speed and low allocation counts, and
-// the options of the parallel load (conformance/SPEC-xlsx.md defines its canonical dump).
+// the options of the parallel load (its canonical dump: conformance/SPEC.md, format xlsx).
 //
 // Loading runs in three phases: A inflates worksheet parts, B parses them on the worker pool
 // (large sheets split at row boundaries into chunks parsed in parallel), C reads the small
