@@ -14,23 +14,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "adapters"))
+from canonical import quote_text  # noqa: E402  (the shared dump primitives)
 
 POI_CLASSPATH = ":".join("/usr/share/java/%s.jar" % j for j in ("poi", "commons-collections4", "commons-math3", "commons-codec"))
-
-
-def quoted(text):
-    data = text.encode("utf-16-le", "surrogatepass")
-    out = ['"']
-    for i in range(0, len(data), 2):
-        u = data[i] | (data[i + 1] << 8)
-        if u in (0x22, 0x5C):
-            out.append("\\" + chr(u))
-        elif 0x20 <= u < 0x7F:
-            out.append(chr(u))
-        else:
-            out.append("\\u%04X" % u)
-    out.append('"')
-    return "".join(out)
 
 
 def expected_cells(strings_path):
@@ -60,8 +47,8 @@ def xlrd_cells(path):
 def compare(reader, got, want, got_quoted=False):
     # Compared as UTF-16 code units: a surrogate pair split across records comes back from
     # xlrd as two lone surrogates in a Python str, which is the same UTF-16.
-    got = got if got_quoted else [quoted(g) for g in got]
-    want = [quoted(w) for w in want]
+    got = got if got_quoted else [quote_text(g) for g in got]
+    want = [quote_text(w) for w in want]
     if got == want:
         print("  %s: %d cells equal" % (reader, len(want)))
         return True

@@ -15,6 +15,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "adapters"))
+from canonical import quote_text  # noqa: E402  (the shared dump primitives)
 
 ROWS = 65536
 # SheetJS 0.18.5's BIFF8 writer does not continue a string past one record: writing a single
@@ -23,24 +25,9 @@ ROWS = 65536
 SHEETJS_MAX_CHARS = 4000  # cell i goes to column i // ROWS, row i % ROWS (the layout of `docconform xls write`)
 
 
-def quoted(text):
-    data = text.encode("utf-16-le", "surrogatepass")
-    out = ['"']
-    for i in range(0, len(data), 2):
-        u = data[i] | (data[i + 1] << 8)
-        if u in (0x22, 0x5C):
-            out.append("\\" + chr(u))
-        elif 0x20 <= u < 0x7F:
-            out.append(chr(u))
-        else:
-            out.append("\\u%04X" % u)
-    out.append('"')
-    return "".join(out)
-
-
 def expected_dump(cells):
     unique = list(dict.fromkeys(cells))
-    return "docconform-dump sst 1\nstrings %d\n" % len(unique) + "".join(quoted(s) + "\n" for s in unique)
+    return "docconform-dump sst 1\nstrings %d\n" % len(unique) + "".join(quote_text(s) + "\n" for s in unique)
 
 
 def string_sets():

@@ -13,53 +13,10 @@ text), the dump differs; conformance/expectations/openpyxl.tsv lists
 those cases.
 """
 import datetime
-import decimal
-import math
 import re
 import sys
 import warnings
-
-
-def quoted(text):
-    units = text.encode("utf-16-le", "surrogatepass")
-    out = ['"']
-    for i in range(0, len(units), 2):
-        u = units[i] | (units[i + 1] << 8)
-        if u == 0x22 or u == 0x5C:
-            out.append("\\" + chr(u))
-        elif 0x20 <= u < 0x7F:
-            out.append(chr(u))
-        else:
-            out.append("\\u%04X" % u)
-    out.append('"')
-    return "".join(out)
-
-
-def js_number(x):
-    """ECMAScript Number::toString, with -0 written as -0."""
-    x = float(x)
-    if x != x:
-        return "NaN"
-    if x in (float("inf"), float("-inf")):
-        return "Infinity" if x > 0 else "-Infinity"
-    if x == 0:
-        return "-0" if math.copysign(1.0, x) < 0 else "0"
-    sign = "-" if x < 0 else ""
-    t = decimal.Decimal(repr(abs(x))).as_tuple()  # repr: the shortest digits that round-trip
-    digits = "".join(map(str, t.digits)).lstrip("0")
-    exponent = t.exponent + (len(digits) - len(digits.rstrip("0")))
-    digits = digits.rstrip("0")
-    k = len(digits)
-    n = k + exponent  # the decimal point sits n digits after the first digit
-    if k <= n <= 21:
-        return sign + digits + "0" * (n - k)
-    if 0 < n <= 21:
-        return sign + digits[:n] + "." + digits[n:]
-    if -6 < n <= 0:
-        return sign + "0." + "0" * (-n) + digits
-    e = n - 1
-    mantissa = digits if k == 1 else digits[0] + "." + digits[1:]
-    return sign + mantissa + "e" + ("+" if e >= 0 else "-") + str(abs(e))
+from canonical import number_text, quote_text
 
 
 ESCAPE = re.compile(r"_x([0-9A-Fa-f]{4})_")
@@ -87,12 +44,12 @@ def value_text(cell, epoch):
     if isinstance(v, bool):
         return "b true" if v else "b false"
     if isinstance(v, (int, float)):
-        return "n " + js_number(v)
+        return "n " + number_text(v)
     if isinstance(v, (datetime.datetime, datetime.date, datetime.time, datetime.timedelta)):
-        return "n " + js_number(to_excel(v, epoch))
+        return "n " + number_text(to_excel(v, epoch))
     if cell.data_type == "e":
-        return "e " + quoted(v)
-    return "s " + quoted(unescape(str(v)))
+        return "e " + quote_text(v)
+    return "s " + quote_text(unescape(str(v)))
 
 
 def main():
@@ -115,7 +72,7 @@ def main():
                                               len(wb_v._sheets))]
     for index, (ws, wf) in enumerate(zip(wb_v._sheets, wb_f._sheets), 1):
         chartsheet = isinstance(ws, Chartsheet)
-        out.append("sheet %d %s %s %s" % (index, quoted(ws.title), ws.sheet_state,
+        out.append("sheet %d %s %s %s" % (index, quote_text(ws.title), ws.sheet_state,
                                           "chartsheet" if chartsheet else "worksheet"))
         if chartsheet:
             continue
@@ -143,15 +100,15 @@ def main():
                 if "si" in attrs:
                     text += " si=" + attrs["si"]
                 if "ref" in attrs:
-                    text += " ref=" + quoted(attrs["ref"])
-                out.append(text + " " + quoted(str(formula.value)[1:]))
+                    text += " ref=" + quote_text(attrs["ref"])
+                out.append(text + " " + quote_text(str(formula.value)[1:]))
         for r in sorted(str(r) for r in ws.merged_cells.ranges):
-            out.append("merge " + quoted(r))
+            out.append("merge " + quote_text(r))
         for row, column, c in comments:
-            out.append("comment %s %s %s" % (quoted(cell_ref(row, column)), quoted(unescape(c.author if c.author not in (None, "None") else "")),
-                                             quoted(unescape(c.text or ""))))
+            out.append("comment %s %s %s" % (quote_text(cell_ref(row, column)), quote_text(unescape(c.author if c.author not in (None, "None") else "")),
+                                             quote_text(unescape(c.text or ""))))
         for name, ref in ws.tables.items():
-            out.append("table %s %s" % (quoted(name), quoted(ref)))
+            out.append("table %s %s" % (quote_text(name), quote_text(ref)))
         if ws._charts:
             out.append("charts %d" % len(ws._charts))
     out.append("end")

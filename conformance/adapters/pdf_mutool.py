@@ -15,6 +15,7 @@ import os
 import re
 import subprocess
 import sys
+from canonical import quote_units, reject
 
 MUTOOL = "/usr/bin/mutool"
 PAGES_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pdf_mutool_pages.js")
@@ -25,25 +26,6 @@ RECOVERY = re.compile(r"repair|recursion|Length incorrect|cannot load object|cyc
 def mutool(*args):
     p = subprocess.run([MUTOOL] + list(args), capture_output=True, timeout=120)
     return p.returncode, p.stdout.decode("latin-1"), p.stderr.decode("latin-1")
-
-
-def reject(kind):
-    sys.stderr.write("error: %s\n" % kind)
-    sys.exit(1)
-
-
-def quoted(text):
-    out = ['"']
-    for ch in text:
-        b = ord(ch)
-        if 0x20 <= b < 0x7F and ch not in '"\\':
-            out.append(ch)
-        elif ch in '"\\':
-            out.append("\\" + ch)
-        else:
-            out.append("\\u%04X" % b)
-    out.append('"')
-    return "".join(out)
 
 
 def main():
@@ -66,7 +48,7 @@ def main():
         num, first, second, kind = int(m.group(1)), int(m.group(2)), int(m.group(3)), m.group(4)
         lines.append("xref %d %d n %d" % (num, second, first) if kind == "n"
                      else "xref %d 0 c %d %d" % (num, first, second))
-    out = ["docconform-dump pdf 1", "level 2", "version " + quoted(facts["version"]),
+    out = ["docconform-dump pdf 1", "level 2", "version " + quote_units(map(ord, facts["version"])),
            "pages " + facts["pages"], "objects %d" % len(lines)] + lines
     sys.stdout.write("\n".join(out) + "\n")
     return 0

@@ -18,28 +18,11 @@ import re
 import sys
 
 import pikepdf
+from canonical import quote_bytes, reject
 
 RATIO = 1000
 RATIO_FLOOR = 1 << 20
 RECOVERY = re.compile(r"reconstruct|loop detected|damaged|recover stream length|can't find PDF header")
-
-
-def reject(kind):
-    sys.stderr.write("error: %s\n" % kind)
-    sys.exit(1)
-
-
-def quoted(data):
-    out = ['"']
-    for b in data:
-        if 0x20 <= b < 0x7F and b not in (0x22, 0x5C):
-            out.append(chr(b))
-        elif b in (0x22, 0x5C):
-            out.append("\\" + chr(b))
-        else:
-            out.append("\\u%04X" % b)
-    out.append('"')
-    return "".join(out)
 
 
 class Collect(logging.Handler):
@@ -110,7 +93,7 @@ def main():
     if any(RECOVERY.search(w) for w in pdf.get_warnings()):
         reject("format")
     lines = [text for _, (_, text) in sorted(entries.items())]
-    out = ["docconform-dump pdf 1", "level 2", "version " + quoted(pdf.pdf_version.encode("latin-1")),
+    out = ["docconform-dump pdf 1", "level 2", "version " + quote_bytes(pdf.pdf_version.encode("latin-1")),
            "pages %d" % pages, "objects %d" % len(lines)] + lines
     sys.stdout.write("\n".join(out) + "\n")
     return 0

@@ -19,7 +19,6 @@ Usage: pdf_pypdf.py FILE [pdf|pdf3] -> dump on stdout, exit 0; exit 1 with "erro
 """
 import hashlib
 import logging
-import math
 import sys
 
 import pypdf
@@ -27,55 +26,13 @@ from pypdf import _reader
 from pypdf.generic import _data_structures
 from pypdf.generic import (ArrayObject, BooleanObject, ByteStringObject, DictionaryObject, FloatObject,
                            IndirectObject, NameObject, NullObject, NumberObject, StreamObject, TextStringObject)
+from canonical import number_text, quote_bytes, reject
 
 NAME_ESCAPED = set(b"#()<>[]{}/%")
 MAX_OBJECTS = 8_000_000  # SPEC.md, format pdf, rule 9: object numbers below this
 # Logged under strict=True when a table's first subsection does not start at 0 (an update
 # section); strict mode corrects nothing then, so it is no recovery.
 NOT_A_REPAIR = "Xref table not zero-indexed"
-
-
-def reject(kind, why):
-    sys.stderr.write("%s\nerror: %s\n" % (why, kind))
-    sys.exit(1)
-
-
-def quoted(data):
-    out = ['"']
-    for b in data:
-        if b in (0x22, 0x5C):
-            out.append("\\" + chr(b))
-        elif 0x20 <= b < 0x7F:
-            out.append(chr(b))
-        else:
-            out.append("\\u%04X" % b)
-    out.append('"')
-    return "".join(out)
-
-
-def number(x):
-    """A double laid out like ECMAScript's Number::toString, -0 as "-0" (SPEC.md "Numbers")."""
-    if x == 0:
-        return "-0" if math.copysign(1, x) < 0 else "0"
-    if math.isnan(x):
-        return "NaN"
-    if math.isinf(x):
-        return "Infinity" if x > 0 else "-Infinity"
-    mantissa, _, exponent = repr(abs(x)).lower().partition("e")  # repr: the shortest round-trip digits
-    whole, _, fraction = mantissa.partition(".")
-    significant = (whole + fraction).lstrip("0")
-    n = len(whole) + int(exponent or 0) - (len(whole + fraction) - len(significant))  # decimal point position
-    digits = significant.rstrip("0")
-    k = len(digits)
-    if k <= n <= 21:
-        text = digits + "0" * (n - k)
-    elif 0 < n <= 21:
-        text = digits[:n] + "." + digits[n:]
-    elif -6 < n <= 0:
-        text = "0." + "0" * -n + digits
-    else:
-        text = digits[0] + ("." + digits[1:] if k > 1 else "") + "e%+d" % (n - 1)
-    return ("-" if x < 0 else "") + text
 
 
 def name_text(name):
@@ -93,9 +50,9 @@ def value_text(v):
     if isinstance(v, NumberObject):
         return str(int(v))
     if isinstance(v, FloatObject):
-        return number(float(v))
+        return number_text(float(v))
     if isinstance(v, (TextStringObject, ByteStringObject)):
-        return quoted(v.original_bytes)
+        return quote_bytes(v.original_bytes)
     if isinstance(v, NameObject):
         return name_text(v)
     if isinstance(v, ArrayObject):
@@ -330,7 +287,7 @@ def main():
     repairs = [m for m in warnings.messages if not m.startswith(NOT_A_REPAIR)]
     if repairs:
         reject("format", "pypdf warned: " + repairs[0])
-    out = ["docconform-dump pdf 1", "level %d" % level, "version " + quoted(version), "pages %d" % len(leaves),
+    out = ["docconform-dump pdf 1", "level %d" % level, "version " + quote_bytes(version), "pages %d" % len(leaves),
            "objects %d" % count] + lines
     sys.stdout.write("\n".join(out) + "\n")
     return 0

@@ -16,6 +16,7 @@ import json
 import re
 import subprocess
 import sys
+from canonical import quote_bytes, reject
 
 QPDF = "/usr/bin/qpdf"
 RATIO = 1000
@@ -24,24 +25,6 @@ RATIO_FLOOR = 1 << 20
 
 def run(*args):
     return subprocess.run([QPDF] + list(args), capture_output=True, timeout=120)
-
-
-def reject(kind):
-    sys.stderr.write("error: %s\n" % kind)
-    sys.exit(1)
-
-
-def quoted(data):
-    out = ['"']
-    for b in data:
-        if 0x20 <= b < 0x7F and b not in (0x22, 0x5C):
-            out.append(chr(b))
-        elif b in (0x22, 0x5C):
-            out.append("\\" + chr(b))
-        else:
-            out.append("\\u%04X" % b)
-    out.append('"')
-    return "".join(out)
 
 
 def main():
@@ -84,7 +67,7 @@ def main():
             if num not in entries or entries[num][0] < gen:
                 entries[num] = (gen, text)
     lines = sorted((num, text) for num, (gen, text) in entries.items())
-    out = ["docconform-dump pdf 1", "level 2", "version " + quoted(version), "pages %d" % pages,
+    out = ["docconform-dump pdf 1", "level 2", "version " + quote_bytes(version), "pages %d" % pages,
            "objects %d" % len(lines)]
     out += [text for _, text in lines]
     sys.stdout.write("\n".join(out) + "\n")

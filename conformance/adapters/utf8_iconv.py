@@ -4,8 +4,7 @@ Exit 1 ("error: format") when iconv refuses the input, so it confirms only y_ ca
 import subprocess
 import sys
 
-sys.path.insert(0, __file__.rsplit("/", 1)[0])
-from utf8_python import canonical_string  # noqa: E402  (the shared dump writer, not the decoder)
+from canonical import quote_units
 
 run = subprocess.run(["iconv", "-f", "UTF-8", "-t", "UTF-16LE", sys.argv[1]], capture_output=True)
 if run.returncode != 0:
@@ -13,4 +12,4 @@ if run.returncode != 0:
     sys.exit(1)
 data = run.stdout
 units = [data[i] | (data[i + 1] << 8) for i in range(0, len(data), 2)]
-sys.stdout.write("docconform-dump utf8 1\nunits %d\ntext %s\n" % (len(units), canonical_string(units)))
+sys.stdout.write("docconform-dump utf8 1\nunits %d\ntext %s\n" % (len(units), quote_units(units)))

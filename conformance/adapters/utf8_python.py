@@ -8,6 +8,8 @@ Usage: utf8_python.py FILE  -> canonical dump on stdout, exit 0.
 import codecs
 import sys
 
+from canonical import quote_units, utf16_units
+
 
 def passthrough(error):
     # Emit the first byte of the ill-formed span as the code unit of its value; resume after it.
@@ -17,29 +19,11 @@ def passthrough(error):
 codecs.register_error("docconform-passthrough", passthrough)
 
 
-def utf16_units(text):
-    data = text.encode("utf-16-le", "surrogatepass")
-    return [data[i] | (data[i + 1] << 8) for i in range(0, len(data), 2)]
-
-
-def canonical_string(units):
-    out = ['"']
-    for u in units:
-        if 0x20 <= u < 0x7F and u not in (0x22, 0x5C):
-            out.append(chr(u))
-        elif u in (0x22, 0x5C):
-            out.append("\\" + chr(u))
-        else:
-            out.append("\\u%04X" % u)
-    out.append('"')
-    return "".join(out)
-
-
 def main():
     with open(sys.argv[1], "rb") as f:
         data = f.read()
     units = utf16_units(data.decode("utf-8", "docconform-passthrough"))
-    sys.stdout.write("docconform-dump utf8 1\nunits %d\ntext %s\n" % (len(units), canonical_string(units)))
+    sys.stdout.write("docconform-dump utf8 1\nunits %d\ntext %s\n" % (len(units), quote_units(units)))
     return 0
 
 

@@ -14,6 +14,7 @@ import sys
 
 import xlrd
 import xlrd.book
+from canonical import quote_text
 
 
 def _decode(data, encoding):
@@ -23,24 +24,9 @@ def _decode(data, encoding):
 xlrd.book.unicode = _decode
 
 
-def quoted(text):
-    data = text.encode("utf-16-le", "surrogatepass")
-    out = ['"']
-    for i in range(0, len(data), 2):
-        u = data[i] | (data[i + 1] << 8)
-        if u in (0x22, 0x5C):
-            out.append("\\" + chr(u))
-        elif 0x20 <= u < 0x7F:
-            out.append(chr(u))
-        else:
-            out.append("\\u%04X" % u)
-    out.append('"')
-    return "".join(out)
-
-
 def dump(strings):
     lines = ["docconform-dump sst 1", "strings %d" % len(strings)]
-    lines += [quoted(s) for s in strings]
+    lines += [quote_text(s) for s in strings]
     return "\n".join(lines) + "\n"
 
 
