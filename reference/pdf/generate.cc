@@ -8,21 +8,15 @@
 #include <vector>
 
 #include "docconform/error.h"
+#include "docconform/random.h"
 #include "xref_write.h"
 
 namespace docconform::pdf {
 namespace {
 
-std::uint64_t splitmix(std::uint64_t& state) {
-  std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
 void shuffle(std::vector<std::uint32_t>& items, std::uint64_t seed) {
-  std::uint64_t state = seed;
-  for (std::size_t i = items.size(); i > 1; --i) std::swap(items[i - 1], items[splitmix(state) % i]);
+  SplitMix64 rng(seed);
+  for (std::size_t i = items.size(); i > 1; --i) std::swap(items[i - 1], items[rng.below(i)]);
 }
 
 std::string literal(const std::string& bytes) {
@@ -93,10 +87,10 @@ class Layout {
       return t + " >>";
     }
     if (is_payload(num)) {
-      std::uint64_t state = options_.seed * 0x100000001B3ull ^ (static_cast<std::uint64_t>(num) << 20) ^ revision;
+      SplitMix64 rng(options_.seed * 0x100000001B3ull ^ (static_cast<std::uint64_t>(num) << 20) ^ revision);
       std::string data(options_.payload, '\0');
       for (std::size_t i = 0; i < data.size(); i += 8) {
-        const std::uint64_t r = splitmix(state);
+        const std::uint64_t r = rng.next();
         for (std::size_t k = 0; k < 8 && i + k < data.size(); ++k) data[i + k] = static_cast<char>(r >> (8 * k));
       }
       return "<< /Type /Item /Index " + std::to_string(num - first_payload_) + " /Rev " + std::to_string(revision) +
@@ -204,9 +198,9 @@ class Writer {
     trailer.set("Info", Object::make_ref(layout_.info(), 0));
     Object id;
     id.kind = Kind::array;
-    std::uint64_t state = o_.seed;
+    SplitMix64 rng(o_.seed);
     std::string first(16, '\0');
-    for (char& c : first) c = static_cast<char>(splitmix(state));
+    for (char& c : first) c = static_cast<char>(rng.next());
     id.items.push_back(Object::make_string(first));
     id.items.push_back(Object::make_string(first));
     trailer.set("ID", id);

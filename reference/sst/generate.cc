@@ -4,25 +4,12 @@
 #include <unordered_set>
 
 #include "docconform/error.h"
+#include "docconform/random.h"
 
 namespace docconform::sst {
 namespace {
 
-class Random {
- public:
-  explicit Random(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() {  // splitmix64
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-  }
-  std::uint32_t below(std::uint32_t bound) { return static_cast<std::uint32_t>(next() % bound); }
-  std::uint32_t between(std::uint32_t lo, std::uint32_t hi) { return lo + below(hi - lo + 1); }
-
- private:
-  std::uint64_t state_;
-};
+using Random = SplitMix64;
 
 std::size_t text_length(Random& rng) {
   // Mostly short cell texts, some sentences, rarely a long paragraph that spans records.

@@ -7,25 +7,13 @@
 
 #include "docconform/canonical.h"
 #include "docconform/error.h"
+#include "docconform/random.h"
 #include "sheet_parser.h"
 
 namespace docconform::xlsx {
 namespace {
 
-class Random {
- public:
-  explicit Random(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() {  // splitmix64
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  std::uint64_t below(std::uint64_t n) { return next() % n; }
-
- private:
-  std::uint64_t state_;
-};
+using Random = SplitMix64;
 
 void escape_xml(std::string& out, std::string_view text) {
   for (char c : text) {
