@@ -29,6 +29,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
+import canonical from "./canonical.cjs";
+
+const { quoted } = canonical;
+
 const here = path.dirname(fileURLToPath(import.meta.url));
 const bundle = path.join(here, "node_modules", "pdfjs-dist", "legacy", "build", "pdf.worker.mjs");
 const EXPORTS = "LocalPdfManager, XRef, Ref, Dict, Name, BaseStream, setVerbosityLevel";
@@ -57,17 +61,6 @@ async function loadInternals() {
     fs.renameSync(temporary, target);  // atomic: parallel runs never see a partial file
   }
   return import(pathToFileURL(target).href);
-}
-
-function quoted(text) {
-  let out = '"';
-  for (const ch of text) {
-    const b = ch.charCodeAt(0);
-    if (ch === '"' || ch === "\\") out += "\\" + ch;
-    else if (b >= 0x20 && b < 0x7f) out += ch;
-    else out += "\\u" + b.toString(16).toUpperCase().padStart(4, "0");
-  }
-  return out + '"';
 }
 
 const INHERITED = ["MediaBox", "Rotate"];

@@ -14,16 +14,7 @@ const fs = require("fs");
 const path = require("path");
 const XLSX = require(path.join(__dirname, "node_modules", "xlsx"));
 
-function quoted(text) {
-  let out = '"';
-  for (let i = 0; i < text.length; ++i) {
-    const u = text.charCodeAt(i);
-    if (u === 0x22 || u === 0x5c) out += "\\" + text[i];
-    else if (u >= 0x20 && u < 0x7f) out += text[i];
-    else out += "\\u" + u.toString(16).toUpperCase().padStart(4, "0");
-  }
-  return out + '"';
-}
+const { quoted } = require("./canonical.cjs");
 
 function record(type, payload) {
   const header = Buffer.alloc(4);

@@ -4,6 +4,10 @@
 // ignoreBOM keeps a leading U+FEFF as a character, as the dump specifies.
 import { readFileSync } from "node:fs";
 
+import canonical from "./canonical.cjs";
+
+const { quoted } = canonical;
+
 const bytes = readFileSync(process.argv[2]);
 let text;
 try {
@@ -12,11 +16,4 @@ try {
   process.stderr.write("error: format\n");
   process.exit(1);
 }
-let out = '"';
-for (let i = 0; i < text.length; i++) {
-  const u = text.charCodeAt(i);
-  if (u >= 0x20 && u < 0x7f && u !== 0x22 && u !== 0x5c) out += text[i];
-  else if (u === 0x22 || u === 0x5c) out += "\\" + text[i];
-  else out += "\\u" + u.toString(16).toUpperCase().padStart(4, "0");
-}
-process.stdout.write(`docconform-dump utf8 1\nunits ${text.length}\ntext ${out}"\n`);
+process.stdout.write(`docconform-dump utf8 1\nunits ${text.length}\ntext ${quoted(text)}\n`);

@@ -8,23 +8,8 @@
 // value: { t: "n"|"s"|"b"|"e"|"d"|"blank", v }; formula: null or { kind, si, ref, text }.
 "use strict";
 
-function quoted(text) {
-  let out = '"';
-  for (let i = 0; i < text.length; ++i) {
-    const u = text.charCodeAt(i);
-    if (u === 0x22 || u === 0x5c) out += "\\" + text[i];
-    else if (u >= 0x20 && u < 0x7f) out += text[i];
-    else out += "\\u" + u.toString(16).toUpperCase().padStart(4, "0");
-  }
-  return out + '"';
-}
+const { quoted, number } = require("./canonical.cjs");
 
-// ECMAScript Number::toString is the SPEC's number form, except that -0 is written "-0".
-function number(x) {
-  return Object.is(x, -0) ? "-0" : String(x);
-}
-
-// _xHHHH_ escapes in one left-to-right pass (replace never rescans its output).
 function unescapeOoxml(text) {
   return text.replace(/_x([0-9A-Fa-f]{4})_/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)));
 }
