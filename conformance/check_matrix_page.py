@@ -4,7 +4,8 @@ carries the same numbers as the JSON report of the same run.
 
 Usage: check_matrix_page.py PAGE.html REPORT.json [SCREENSHOT.png]
 Checks: the DOM Chromium produced has one matrix cell per result with the same status, the
-summary's ok/failing counts and the speed table's totals equal those computed from the JSON, and
+summary's ok/failing counts, the speed table's totals and the large-case table's runs (seconds, status,
+multiple of the reference) equal those in the JSON, and
 the screenshot is a real rendering (not blank). Prints a closing 'N passed, N failed' line.
 """
 import json
@@ -25,7 +26,7 @@ class Page(HTMLParser):
         self.table = None
         self.row = []
         self.cell = None
-        self.rows = {"summary": [], "speed": [], "matrix": []}
+        self.rows = {"summary": [], "speed": [], "large": [], "matrix": []}
         self.cell_status = None
 
     def handle_starttag(self, tag, attrs):
@@ -96,6 +97,13 @@ def main():
         impl, fmt, total = row[0][0], row[1][0], float(row[4][0])
         want = report["speed"][impl][fmt]["total_s"]
         check(abs(total - want) < 0.0015, "speed total of %s/%s: page %s, JSON %s" % (impl, fmt, total, want))
+    large = [(r["case"], r["impl"], r["status"], r["seconds"], r["times_reference"]) for r in report.get("large", [])]
+    rendered_large = parsed.rows["large"][1:]
+    check(len(rendered_large) == len(large), "large-case rows: page %d, JSON %d" % (len(rendered_large), len(large)))
+    for row, (case, impl, status, seconds, times) in zip(rendered_large, large):
+        shown_times = float(row[4][0]) if row[4][0] != "-" else 0.0
+        check([c for c, _ in row[:3]] == [case, impl, status] and abs(float(row[3][0]) - seconds) < 0.0015 and
+              abs(shown_times - times) < 0.051, "large-case row %s/%s differs from the JSON" % (case, impl))
     chromium(["--screenshot=" + shot, "--window-size=1400,1000", url])
     size = os.path.getsize(shot) if os.path.exists(shot) else 0
     check(size > 10000, "screenshot %s missing or blank (%d bytes)" % (shot, size))

@@ -33,6 +33,37 @@ void write_file(const std::string& path, const std::string& bytes) {
   if (!out) throw Error(ErrorKind::io, {path, "", std::nullopt}, "write failed");
 }
 
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  std::string part;
+  std::istringstream in(text);
+  while (std::getline(in, part, separator)) {
+    if (!part.empty()) parts.push_back(part);
+  }
+  return parts;
+}
+
+void replace_all(std::string& text, const std::string& from, const std::string& to) {
+  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+    text.replace(at, from.size(), to);
+  }
+}
+
+std::vector<TsvRow> read_tsv(const std::string& path) {
+  std::vector<TsvRow> rows;
+  std::ifstream in(path);
+  std::string line;
+  for (std::size_t number = 1; std::getline(in, line); ++number) {
+    if (line.empty() || line[0] == '#') continue;
+    TsvRow row{number, {}};
+    std::istringstream fields(line);
+    std::string field;
+    while (std::getline(fields, field, '\t')) row.fields.push_back(field);
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
 std::string parse_hex_bytes(const std::string& text) {
   std::string digits;
   for (std::size_t i = 0; i < text.size(); ++i) {

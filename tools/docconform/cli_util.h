@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace docconform::cli {
 
@@ -14,6 +15,18 @@ void write_file(const std::string& path, const std::string& bytes);
 
 // Parses "C3 28", "c328" or "0xC3,0x28" into bytes; throws Error(usage) on bad digits.
 std::string parse_hex_bytes(const std::string& text);
+
+// The non-empty pieces of text between separators.
+std::vector<std::string> split(const std::string& text, char separator);
+void replace_all(std::string& text, const std::string& from, const std::string& to);
+
+// The rows of a tab-separated manifest (blank lines and '#' comments skipped), with their line
+// numbers for error messages. A missing file has no rows.
+struct TsvRow {
+  std::size_t line = 0;
+  std::vector<std::string> fields;
+};
+std::vector<TsvRow> read_tsv(const std::string& path);
 
 // The repository root (for conformance/ and golden/): --root, else $DOCCONFORM_ROOT, else the
 // source tree the binary was built from.

@@ -38,6 +38,13 @@ void add_conform_commands(CommandGroups& groups) {
   run->add_option("--html", options->html, "Write the results matrix as HTML here");
   run->add_option("--markdown", options->markdown, "Write the results matrix as Markdown here");
   run->add_flag("!--no-progress", options->run.progress, "Do not show progress on stderr");
+  run->add_flag("--large", options->run.large,
+                "Also the large cases of conformance/large/CASES.tsv (generated on first use), timed one at a time");
+  run->add_option("--large-dir", options->run.large_dir, "Where the large cases are generated (default <root>/build/large-cases)");
+  run->add_option("--large-timeout", options->run.large_limits.timeout_s, "Seconds per large run before it is killed")
+      ->capture_default_str();
+  run->add_option("--large-memory-mb", options->run.large_limits.memory_mb, "Address-space cap per large run in MiB (0 = none)")
+      ->capture_default_str();
   run->callback([options] {
     options->run.docconform_binary = self_executable();
     const RunReport report = run_conformance(options->run);

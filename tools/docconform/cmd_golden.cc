@@ -37,12 +37,8 @@ std::string consensus_path(const std::string& root, const std::string& format) {
 // case -> reason why fewer than consensus_quorum independent implementations can confirm it.
 std::map<std::string, std::string> consensus_exceptions(const std::string& root, const std::string& format) {
   std::map<std::string, std::string> exceptions;
-  std::ifstream in(fs::path(root) / "conformance" / "cases" / format / "CONSENSUS-EXCEPTIONS.tsv");
-  std::string line;
-  while (std::getline(in, line)) {
-    const auto tab = line.find('\t');
-    if (line.empty() || line[0] == '#' || tab == std::string::npos) continue;
-    exceptions[line.substr(0, tab)] = line.substr(tab + 1);
+  for (const auto& row : read_tsv((fs::path(root) / "conformance" / "cases" / format / "CONSENSUS-EXCEPTIONS.tsv").string())) {
+    if (row.fields.size() >= 2) exceptions[row.fields[0]] = row.fields[1];
   }
   return exceptions;
 }

@@ -8,27 +8,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "cli_util.h"
 #include "docconform/error.h"
 #include "formats.h"
 
 namespace docconform::cli {
 namespace {
-
-std::vector<std::string> split(const std::string& text, char separator) {
-  std::vector<std::string> parts;
-  std::string part;
-  std::istringstream in(text);
-  while (std::getline(in, part, separator)) {
-    if (!part.empty()) parts.push_back(part);
-  }
-  return parts;
-}
-
-void replace_all(std::string& text, const std::string& from, const std::string& to) {
-  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
-    text.replace(at, from.size(), to);
-  }
-}
 
 bool on_path(const std::string& program) {
   if (program.find('/') != std::string::npos) return access(program.c_str(), X_OK) == 0;
@@ -47,18 +32,11 @@ bool Adapter::reads(const std::string& format) const {
 }
 
 std::vector<Adapter> read_adapters(const std::string& manifest_path) {
-  std::ifstream in(manifest_path);
-  if (!in) throw Error(ErrorKind::io, {manifest_path, "", std::nullopt}, "cannot open the adapter manifest");
+  if (!std::filesystem::exists(manifest_path)) {
+    throw Error(ErrorKind::io, {manifest_path, "", std::nullopt}, "cannot open the adapter manifest");
+  }
   std::vector<Adapter> adapters;
-  std::string line;
-  std::size_t number = 0;
-  while (std::getline(in, line)) {
-    ++number;
-    if (line.empty() || line[0] == '#') continue;
-    std::vector<std::string> fields;
-    std::istringstream row(line);
-    std::string field;
-    while (std::getline(row, field, '\t')) fields.push_back(field);
+  for (const auto& [number, fields] : read_tsv(manifest_path)) {
     if (fields.size() != 6) {
       throw Error(ErrorKind::format, {manifest_path, "line " + std::to_string(number), std::nullopt},
                   "expected 6 tab-separated fields: name formats kind gate requires command");

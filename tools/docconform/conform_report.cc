@@ -55,6 +55,7 @@ std::map<std::string, std::map<std::string, Speed>> speed_table(const RunReport&
   std::map<std::string, std::map<std::string, std::vector<double>>> times;
   for (const auto& r : report.results) {
     if (r.status == Status::crash || r.status == Status::timeout || r.status == Status::unsupported) continue;
+    if (r.case_file->large) continue;  // in the large-case table instead
     times[r.impl][r.case_file->format].push_back(r.seconds);
   }
   std::map<std::string, std::map<std::string, Speed>> table;
@@ -70,6 +71,33 @@ std::map<std::string, std::map<std::string, Speed>> speed_table(const RunReport&
   }
   return table;
 }
+
+// One implementation on one large case, with its time as a multiple of the reference's (0 when
+// either run did not finish with an accepted or rejected outcome).
+struct LargeRun {
+  const Result* result = nullptr;
+  double times_reference = 0;
+};
+
+std::vector<LargeRun> large_runs(const RunReport& report) {
+  const auto finished = [](const Result& r) {
+    return r.status != Status::crash && r.status != Status::timeout && r.status != Status::unsupported;
+  };
+  std::map<const CaseFile*, const Result*> reference;
+  for (const auto& r : report.results) {
+    if (r.case_file->large && r.impl == "reference" && finished(r)) reference[r.case_file] = &r;
+  }
+  std::vector<LargeRun> runs;
+  for (const auto& r : report.results) {
+    if (!r.case_file->large) continue;
+    const auto ref = reference.find(r.case_file);
+    const bool comparable = finished(r) && ref != reference.end() && ref->second->seconds > 0;
+    runs.push_back({&r, comparable ? r.seconds / ref->second->seconds : 0});
+  }
+  return runs;
+}
+
+std::string times_text(double times_reference) { return times_reference > 0 ? fixed(times_reference, 1) : "-"; }
 
 std::map<std::string, std::map<std::string, std::size_t>> status_counts(const RunReport& report) {
   std::map<std::string, std::map<std::string, std::size_t>> counts;
@@ -139,10 +167,16 @@ std::map<std::string, std::map<std::string, const Result*>> matrix(const RunRepo
   return rows;
 }
 
-// Horizontal bar chart of total time per implementation and format, log scale, drawn as SVG.
-std::string speed_svg(const RunReport& report) {
+struct Bar {
+  std::string group;  // a format, or a large case
+  std::string impl;
+  double seconds = 0;
+};
+
+// Bars of the speed chart: total time per format and implementation, grouped by format.
+std::vector<Bar> speed_bars(const RunReport& report) {
   const auto table = speed_table(report);
-  std::vector<std::tuple<std::string, std::string, double>> bars;  // format, impl, total
+  std::vector<Bar> bars;
   std::set<std::string> formats;
   for (const auto& [impl, per_format] : table) {
     for (const auto& [format, s] : per_format) formats.insert(format);
@@ -150,12 +184,26 @@ std::string speed_svg(const RunReport& report) {
   for (const auto& format : formats) {
     for (const auto& [impl, per_format] : table) {
       const auto it = per_format.find(format);
-      if (it != per_format.end()) bars.emplace_back(format, impl, std::max(it->second.total_s, 1e-6));
+      if (it != per_format.end()) bars.push_back({format, impl, std::max(it->second.total_s, 1e-6)});
     }
   }
+  return bars;
+}
+
+std::vector<Bar> large_bars(const RunReport& report) {
+  std::vector<Bar> bars;
+  for (const auto& run : large_runs(report)) {
+    const Result& r = *run.result;
+    if (run.times_reference > 0) bars.push_back({r.case_file->name, r.impl, std::max(r.seconds, 1e-6)});
+  }
+  return bars;
+}
+
+// Horizontal bar chart of seconds, log scale, drawn as SVG.
+std::string bar_svg(const std::vector<Bar>& bars, const std::string& id) {
   double lo = 1e-6;
   double hi = 1e-3;
-  for (const auto& b : bars) hi = std::max(hi, std::get<2>(b));
+  for (const auto& b : bars) hi = std::max(hi, b.seconds);
   lo = std::pow(10.0, std::floor(std::log10(std::max(lo, std::min(hi / 1e6, 1e-4)))));
   const double log_lo = std::log10(lo);
   const double log_hi = std::ceil(std::log10(hi));
@@ -163,7 +211,7 @@ std::string speed_svg(const RunReport& report) {
   const int plot_w = 520;
   const int bar_h = 16;
   const int height = static_cast<int>(bars.size()) * (bar_h + 4) + 50;
-  std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"speed-chart\" width=\"" +
+  std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"" + id + "\" width=\"" +
                     std::to_string(label_w + plot_w + 90) + "\" height=\"" + std::to_string(height) +
                     "\" font-family=\"sans-serif\" font-size=\"11\">\n";
   for (double decade = log_lo; decade <= log_hi; decade += 1) {
@@ -173,12 +221,12 @@ std::string speed_svg(const RunReport& report) {
            "\" text-anchor=\"middle\">1e" + std::to_string(static_cast<int>(decade)) + " s</text>\n";
   }
   int y = 10;
-  for (const auto& [format, impl, total] : bars) {
+  for (const auto& [group, impl, total] : bars) {
     const double w = std::max(1.0, (std::log10(total) - log_lo) / (log_hi - log_lo) * plot_w);
     svg += "<text x=\"" + std::to_string(label_w - 6) + "\" y=\"" + std::to_string(y + 12) + "\" text-anchor=\"end\">" +
-           xml_escape(format + " · " + impl) + "</text>\n";
-    svg += "<rect class=\"bar\" data-impl=\"" + xml_escape(impl) + "\" data-format=\"" + xml_escape(format) +
-           "\" data-total-s=\"" + fixed(total, 6) + "\" x=\"" + std::to_string(label_w) + "\" y=\"" + std::to_string(y) +
+           xml_escape(group + " · " + impl) + "</text>\n";
+    svg += "<rect class=\"bar\" data-impl=\"" + xml_escape(impl) + "\" data-group=\"" + xml_escape(group) +
+           "\" data-seconds=\"" + fixed(total, 6) + "\" x=\"" + std::to_string(label_w) + "\" y=\"" + std::to_string(y) +
            "\" width=\"" + fixed(w, 1) + "\" height=\"" + std::to_string(bar_h) + "\" fill=\"" +
            (impl.rfind("reference", 0) == 0 ? "#2e6da4" : "#c77c2e") + "\"/>\n";
     svg += "<text x=\"" + fixed(label_w + w + 4, 1) + "\" y=\"" + std::to_string(y + 12) + "\">" + fixed(total, 4) +
@@ -247,6 +295,15 @@ std::string report_json(const RunReport& report) {
       j["speed"][impl][format] = {{"median_s", s.median_s}, {"total_s", s.total_s}, {"cases", s.cases}};
     }
   }
+  j["large"] = nlohmann::json::array();
+  for (const auto& run : large_runs(report)) {
+    const Result& r = *run.result;
+    j["large"].push_back({{"case", case_key(*r.case_file)},
+                          {"impl", r.impl},
+                          {"status", to_string(r.status)},
+                          {"seconds", r.seconds},
+                          {"times_reference", run.times_reference}});
+  }
   return j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
@@ -296,6 +353,16 @@ std::string report_markdown(const RunReport& report) {
             fixed(s.total_s, 3) + " |\n";
     }
   }
+  const auto large = large_runs(report);
+  if (!large.empty()) {
+    md += "\n## Speed on large cases (one run at a time; x reference = seconds / the in-process reference's)\n\n"
+          "| case | implementation | status | seconds | x reference |\n|---|---|---|---:|---:|\n";
+    for (const auto& run : large) {
+      const Result& r = *run.result;
+      md += "| " + case_key(*r.case_file) + " | " + r.impl + " | " + to_string(r.status) + " | " + fixed(r.seconds, 3) +
+            " | " + times_text(run.times_reference) + " |\n";
+    }
+  }
   md += "\n## Matrix\n\n| case |";
   for (const auto& impl : report.impls) md += " " + impl.name + " |";
   md += "\n|---|";
@@ -338,7 +405,19 @@ std::string report_html(const RunReport& report) {
               "</td></tr>\n";
     }
   }
-  html += "</table>\n" + speed_svg(report);
+  html += "</table>\n" + bar_svg(speed_bars(report), "speed-chart");
+  const auto large = large_runs(report);
+  if (!large.empty()) {
+    html += "<h2>Speed on large cases</h2>\n<p>One run at a time; x reference = seconds / the in-process reference's.</p>\n"
+            "<table id=\"large\"><tr><th>case</th><th>implementation</th><th>status</th><th>seconds</th><th>x reference</th></tr>\n";
+    for (const auto& run : large) {
+      const Result& r = *run.result;
+      html += "<tr><td>" + xml_escape(case_key(*r.case_file)) + "</td><td>" + xml_escape(r.impl) + "</td><td>" +
+              to_string(r.status) + "</td><td class=\"num\">" + fixed(r.seconds, 3) + "</td><td class=\"num\">" +
+              times_text(run.times_reference) + "</td></tr>\n";
+    }
+    html += "</table>\n" + bar_svg(large_bars(report), "large-chart");
+  }
   html += "<h2>Matrix</h2>\n<table id=\"matrix\"><tr><th>case</th>";
   for (const auto& impl : report.impls) html += "<th>" + xml_escape(impl.name) + "</th>";
   html += "</tr>\n";

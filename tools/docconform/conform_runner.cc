@@ -7,15 +7,15 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <mutex>
-#include <sstream>
 
 #include "docconform/error.h"
 #include "docconform/parallel.h"
 #include "docconform/sha256.h"
+#include "cli_util.h"
+#include "conform_large.h"
 #include "golden_ledger.h"
 
 namespace docconform::cli {
@@ -26,14 +26,8 @@ namespace fs = std::filesystem;
 // Expected statuses of one gated implementation: "<format>/<case>" -> status name.
 std::map<std::string, std::string> read_expectations(const std::string& root, const std::string& impl) {
   std::map<std::string, std::string> expectations;
-  std::ifstream in(fs::path(root) / "conformance" / "expectations" / (impl + ".tsv"));
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream row(line);
-    std::string key;
-    std::string status;
-    if (std::getline(row, key, '\t') && std::getline(row, status, '\t')) expectations[key] = status;
+  for (const auto& row : read_tsv((fs::path(root) / "conformance" / "expectations" / (impl + ".tsv")).string())) {
+    if (row.fields.size() >= 2) expectations[row.fields[0]] = row.fields[1];
   }
   return expectations;
 }
@@ -62,7 +56,7 @@ bool meets_expectation(const Result& r, const Adapter& impl, const std::map<std:
   return r.status == Status::pass || r.status == Status::rejected_as_expected;
 }
 
-Result run_one(const CaseFile& c, const Adapter& impl, const RunOptions& options) {
+Result run_one(const CaseFile& c, const Adapter& impl, const RunOptions& options, const ProcessLimits& limits) {
   Result r;
   r.case_file = &c;
   r.impl = impl.name;
@@ -85,8 +79,7 @@ Result run_one(const CaseFile& c, const Adapter& impl, const RunOptions& options
     }
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   } else {
-    const ProcessResult p = run_process(adapter_argv(impl, c.format, c.path, options.root, options.docconform_binary),
-                                        options.limits);
+    const ProcessResult p = run_process(adapter_argv(impl, c.format, c.path, options.root, options.docconform_binary), limits);
     r.seconds = p.seconds;
     std::string last_err = p.err;
     while (!last_err.empty() && (last_err.back() == '\n' || last_err.back() == '\r')) last_err.pop_back();
@@ -94,7 +87,7 @@ Result run_one(const CaseFile& c, const Adapter& impl, const RunOptions& options
     switch (p.end) {
       case ProcessResult::End::timed_out:
         r.status = Status::timeout;
-        r.detail = "killed after " + std::to_string(options.limits.timeout_s) + " s";
+        r.detail = "killed after " + std::to_string(limits.timeout_s) + " s";
         return r;
       case ProcessResult::End::signaled:
         r.status = Status::crash;
@@ -181,11 +174,17 @@ InProcessOutcome dump_in_process(const DumpFormat& format, const std::string& pa
   return outcome;
 }
 
+bool case_selected(const std::vector<std::string>& formats, const std::string& case_glob, const std::string& format,
+                   const std::string& name) {
+  if (!formats.empty() && std::find(formats.begin(), formats.end(), format) == formats.end()) return false;
+  const std::string key = format + "/" + name;
+  return case_glob.empty() || fnmatch(case_glob.c_str(), key.c_str(), 0) == 0;
+}
+
 std::vector<CaseFile> discover_cases(const std::string& root, const std::vector<std::string>& formats,
                                      const std::string& case_glob) {
   std::vector<CaseFile> cases;
   for (const auto& format : dump_formats()) {
-    if (!formats.empty() && std::find(formats.begin(), formats.end(), format.name) == formats.end()) continue;
     const fs::path dir = fs::path(root) / "conformance" / "cases" / format.name;
     if (!fs::is_directory(dir)) continue;
     const GoldenLedger ledger = read_ledger((fs::path(root) / "golden" / (format.name + ".sha256")).string());
@@ -194,8 +193,7 @@ std::vector<CaseFile> discover_cases(const std::string& root, const std::vector<
       const std::string ext = entry.path().extension().string();
       if (!entry.is_regular_file() || case_verdict(name) == '?') continue;
       if (std::find(format.extensions.begin(), format.extensions.end(), ext) == format.extensions.end()) continue;
-      const std::string key = format.name + "/" + name;
-      if (!case_glob.empty() && fnmatch(case_glob.c_str(), key.c_str(), 0) != 0) continue;
+      if (!case_selected(formats, case_glob, format.name, name)) continue;
       const auto golden = ledger.entries.find(name);
       cases.push_back({format.name, name, entry.path().string(), case_verdict(name),
                        golden == ledger.entries.end() ? "" : golden->second});
@@ -210,6 +208,9 @@ std::vector<CaseFile> discover_cases(const std::string& root, const std::vector<
 RunReport run_conformance(const RunOptions& options) {
   RunReport report;
   report.cases = discover_cases(options.root, options.formats, options.case_glob);
+  if (options.large) {
+    for (CaseFile& c : prepare_large_cases(options)) report.cases.push_back(std::move(c));
+  }
   const auto manifest = (fs::path(options.root) / "conformance" / "adapters" / "ADAPTERS.tsv").string();
   for (const Adapter& adapter : read_adapters(manifest)) {
     if (!options.impls.empty() &&
@@ -246,23 +247,31 @@ RunReport run_conformance(const RunOptions& options) {
   std::atomic<std::size_t> failures{0};
   std::mutex progress_mutex;
   const bool interactive = isatty(2) != 0;
-  parallel_for(jobs.size(), options.jobs, [&](std::size_t j, unsigned) {
+  const auto run_job = [&](std::size_t j) {
     const Job job = jobs[j];
     const Adapter& impl = report.impls[job.impl_index];
-    Result r = run_one(report.cases[job.case_index], impl, options);
+    const CaseFile& c = report.cases[job.case_index];
+    Result r = run_one(c, impl, options, c.large ? options.large_limits : options.limits);
     r.expected = !impl.gated || meets_expectation(r, impl, expectations[job.impl_index]);
     if (is_failure(r.status)) failures.fetch_add(1);
-    report.results[j] = std::move(r);
     const std::size_t finished = done.fetch_add(1) + 1;
-    // On a terminal the line is rewritten in place; in a log, a line per quarter of the runs.
+    // On a terminal the line is rewritten in place; in a log, a line per quarter of the runs
+    // and one per large run (each takes seconds to minutes).
     const std::size_t step = interactive ? 1 : std::max<std::size_t>(1, jobs.size() / 4);
-    if (options.progress && (finished % step == 0 || finished == jobs.size())) {
+    if (options.progress && (finished % step == 0 || finished == jobs.size() || c.large)) {
       std::lock_guard lock(progress_mutex);
       std::cerr << (interactive ? "\r" : "") << "conform: " << finished << "/" << jobs.size() << " runs, "
-                << failures.load() << " failures so far" << (interactive && finished != jobs.size() ? "" : "\n")
-                << std::flush;
+                << failures.load() << " failures so far";
+      if (c.large) std::cerr << " (" << c.format << "/" << c.name << " " << impl.name << ": " << to_string(r.status) << " in " << r.seconds << " s)";
+      std::cerr << (interactive && finished != jobs.size() && !c.large ? "" : "\n") << std::flush;
     }
-  });
+    report.results[j] = std::move(r);
+  };
+  // Large cases come last in `jobs` (cases are discovered before them) and run one at a time.
+  const std::size_t small_jobs = static_cast<std::size_t>(
+      std::find_if(jobs.begin(), jobs.end(), [&](const Job& j) { return report.cases[j.case_index].large; }) - jobs.begin());
+  parallel_for(small_jobs, options.jobs, [&](std::size_t j, unsigned) { run_job(j); });
+  for (std::size_t j = small_jobs; j < jobs.size(); ++j) run_job(j);
   return report;
 }
 

@@ -35,6 +35,7 @@ struct CaseFile {
   std::string path;
   char verdict;      // y, n or i
   std::string golden;  // "sha256:<hex>", "rejected" or "" when missing
+  bool large = false;  // generated from conformance/large/CASES.tsv, timed alone (see conform_large.h)
 };
 
 struct Result {
@@ -58,6 +59,11 @@ struct RunOptions {
   ProcessLimits limits;
   std::string docconform_binary;
   bool progress = true;
+  // The large cases, after the others, one run at a time so that their timings are not shared
+  // with another run; their outputs (dumps of 100+ MB) and peers' memory need wider limits.
+  bool large = false;
+  std::string large_dir;  // where they are generated; empty = <root>/build/large-cases
+  ProcessLimits large_limits{1800, 16384, std::size_t{1} << 30};
 };
 
 struct RunReport {
@@ -75,6 +81,10 @@ struct InProcessOutcome {
   std::string error;
 };
 InProcessOutcome dump_in_process(const DumpFormat& format, const std::string& path);
+
+// Whether a case is among the formats (empty = all) and matches the glob on "<format>/<case>".
+bool case_selected(const std::vector<std::string>& formats, const std::string& case_glob, const std::string& format,
+                   const std::string& name);
 
 std::vector<CaseFile> discover_cases(const std::string& root, const std::vector<std::string>& formats,
                                      const std::string& case_glob);

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -51,13 +52,37 @@ class ConformRunner : public ::testing::Test {
 
   static std::string sha256_of(const std::string& text) { return sha256_hex(text); }
 
-  RunReport run(std::vector<std::string> impls) {
+  RunOptions options(std::vector<std::string> impls) const {
     RunOptions options;
     options.root = root_.string();
     options.impls = std::move(impls);
     options.limits.timeout_s = 0.5;
     options.progress = false;
-    return run_conformance(options);
+    return options;
+  }
+  RunReport run(std::vector<std::string> impls) { return run_conformance(options(std::move(impls))); }
+
+  // Large cases made by a stand-in for the docconform binary that logs every generation:
+  // `write TEXT OUT` writes TEXT, `fail OUT` fails.
+  RunOptions large_options(const std::string& recipe, const std::string& golden_text) {
+    write(root_ / "generator.sh",
+          "echo \"$@\" >> " + (root_ / "generations.log").string() +
+              "\ncase $1 in write) printf %s \"$2\" > \"$3\";; *) echo 'no such recipe' >&2; exit 3;; esac\n");
+    fs::permissions(root_ / "generator.sh", fs::perms::owner_all);
+    write(root_ / "conformance/large/CASES.tsv",
+          "# format case golden recipe\nutf8\ty_large_text.bin\tsha256:" +
+              sha256_of("docconform-dump utf8 1\nunits 1\ntext \"" + golden_text + "\"\n") + "\t" + recipe + "\n");
+    RunOptions o = options({"reference", "always-a"});
+    o.large = true;
+    o.large_dir = (root_ / "large").string();
+    o.docconform_binary = (root_ / "generator.sh").string();
+    return o;
+  }
+  std::size_t generations() const {
+    std::ifstream log(root_ / "generations.log");
+    std::size_t lines = 0;
+    for (std::string line; std::getline(log, line);) ++lines;
+    return lines;
   }
 
   std::map<std::string, Status> statuses(const RunReport& report, const std::string& impl) {
@@ -125,6 +150,44 @@ TEST_F(ConformRunner, ReportsAgreeWithTheResults) {
   const std::string html = report_html(report);
   EXPECT_NE(html.find("data-status=\"accepted_must_reject\""), std::string::npos);
   EXPECT_NE(html.find("<svg"), std::string::npos);
+}
+
+TEST_F(ConformRunner, LargeCasesAreGeneratedOnceAndTimedAgainstTheReference) {
+  const RunOptions o = large_options("write a {out}", "a");
+  const RunReport first = run_conformance(o);
+  const RunReport second = run_conformance(o);
+  EXPECT_EQ(generations(), 1u);
+  for (const RunReport* report : {&first, &second}) {
+    const auto large = std::find_if(report->cases.begin(), report->cases.end(), [](const CaseFile& c) { return c.large; });
+    ASSERT_NE(large, report->cases.end());
+    EXPECT_EQ(large->path, (root_ / "large" / "y_large_text.bin").string());
+    EXPECT_EQ(statuses(*report, "reference").at("y_large_text.bin"), Status::pass);
+    EXPECT_EQ(statuses(*report, "always-a").at("y_large_text.bin"), Status::pass);
+    EXPECT_EQ(report->results.back().case_file->name, "y_large_text.bin");  // after the small cases
+  }
+  const std::string json = report_json(first);
+  EXPECT_NE(json.find("\"times_reference\": 1.0"), std::string::npos);
+  EXPECT_NE(report_html(first).find("id=\"large-chart\""), std::string::npos);
+  EXPECT_NE(report_markdown(first).find("| utf8/y_large_text.bin | always-a | pass |"), std::string::npos);
+}
+
+TEST_F(ConformRunner, LargeCaseIsRegeneratedWhenItsRecipeChanges) {
+  run_conformance(large_options("write a {out}", "a"));
+  const RunReport report = run_conformance(large_options("write b {out}", "b"));
+  EXPECT_EQ(generations(), 2u);
+  EXPECT_EQ(statuses(report, "reference").at("y_large_text.bin"), Status::pass);
+  EXPECT_EQ(statuses(report, "always-a").at("y_large_text.bin"), Status::wrong_result);
+}
+
+TEST_F(ConformRunner, FailingRecipeIsAnErrorNamingTheCaseAndLeavesNoFile) {
+  try {
+    run_conformance(large_options("fail {out}", "a"));
+    FAIL() << "a failing recipe must stop the run";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("y_large_text.bin"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("no such recipe"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(fs::exists(root_ / "large" / "y_large_text.bin"));
 }
 
 }  // namespace

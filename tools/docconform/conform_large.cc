@@ -1,0 +1,77 @@
+#include "conform_large.h"
+
+#include <filesystem>
+#include <iostream>
+
+#include "cli_util.h"
+#include "docconform/error.h"
+#include "golden_ledger.h"
+
+namespace docconform::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A recipe's steps: docconform command lines joined by " && ".
+std::vector<std::string> recipe_steps(const std::string& recipe) {
+  std::vector<std::string> steps;
+  const std::string separator = " && ";
+  std::size_t from = 0;
+  for (std::size_t at = recipe.find(separator); at != std::string::npos; at = recipe.find(separator, from)) {
+    steps.push_back(recipe.substr(from, at - from));
+    from = at + separator.size();
+  }
+  steps.push_back(recipe.substr(from));
+  return steps;
+}
+
+// Runs the recipe into "<path>.part" and renames it, so an interrupted run never leaves a
+// truncated case behind; the stamp is written last.
+void generate(const std::string& path, const std::string& recipe, const RunOptions& options) {
+  const std::string stamp = path + ".recipe";
+  if (fs::exists(path) && fs::exists(stamp) && read_file(stamp) == recipe + "\n") return;
+  fs::remove(stamp);
+  const std::string partial = path + ".part";
+  if (options.progress) std::cerr << "conform: generating " << path << "\n";
+  const ProcessLimits limits{3600, 0, 1 << 20};
+  for (const std::string& step : recipe_steps(recipe)) {
+    std::vector<std::string> argv{options.docconform_binary};
+    for (std::string word : split(step, ' ')) {
+      replace_all(word, "{out}", partial);
+      replace_all(word, "{dir}", fs::path(path).parent_path().string());
+      argv.push_back(word);
+    }
+    const ProcessResult p = run_process(argv, limits);
+    if (p.end != ProcessResult::End::exited || p.exit_code != 0) {
+      throw Error(ErrorKind::io, {path, "", std::nullopt}, "generating it with `docconform " + step + "` failed: " + p.err);
+    }
+  }
+  fs::rename(partial, path);
+  write_file(stamp, recipe + "\n");
+}
+
+}  // namespace
+
+std::vector<CaseFile> prepare_large_cases(const RunOptions& options) {
+  const std::string manifest = (fs::path(options.root) / "conformance" / "large" / "CASES.tsv").string();
+  if (!fs::exists(manifest)) throw Error(ErrorKind::io, {manifest, "", std::nullopt}, "cannot open the large-case manifest");
+  const fs::path dir = options.large_dir.empty() ? fs::path(options.root) / "build" / "large-cases" : fs::path(options.large_dir);
+  std::vector<CaseFile> cases;
+  for (const auto& [line, fields] : read_tsv(manifest)) {
+    const ErrorContext where{manifest, "line " + std::to_string(line), std::nullopt};
+    if (fields.size() != 4) throw Error(ErrorKind::format, where, "expected 4 tab-separated fields: format case golden recipe");
+    const std::string& format = fields[0];
+    const std::string& name = fields[1];
+    if (find_dump_format(format) == nullptr) throw Error(ErrorKind::format, where, "unknown format " + format);
+    if (case_verdict(name) == '?') throw Error(ErrorKind::format, where, "a case name starts with y_, n_ or i_");
+    if (!case_selected(options.formats, options.case_glob, format, name)) continue;
+    // One file per case name: a PDF listed under pdf and pdf3 is generated once.
+    fs::create_directories(dir);
+    const std::string path = (dir / name).string();
+    generate(path, fields[3], options);
+    cases.push_back({format, name, path, case_verdict(name), fields[2] == "-" ? "" : fields[2], true});
+  }
+  return cases;
+}
+
+}  // namespace docconform::cli
