@@ -11,12 +11,6 @@
 namespace docconform::pdf {
 namespace {
 
-void append_bytes_quoted(std::string& out, const std::string& bytes) {
-  std::u16string units(bytes.size(), u'\0');
-  std::transform(bytes.begin(), bytes.end(), units.begin(), [](char c) { return static_cast<char16_t>(static_cast<unsigned char>(c)); });
-  append_quoted(out, units);
-}
-
 void append_dict(std::string& out, const Object& dict) {
   // Sorted by key bytes; the last occurrence of a duplicated key wins; null values are absent.
   std::vector<std::size_t> order;
@@ -48,7 +42,7 @@ void append_canonical(std::string& out, const Object& object) {
     case Kind::boolean: out += object.boolean ? "true" : "false"; return;
     case Kind::integer: out += std::to_string(object.integer); return;
     case Kind::real: append_number(out, object.real); return;
-    case Kind::string: append_bytes_quoted(out, object.bytes); return;
+    case Kind::string: append_quoted_bytes(out, object.bytes); return;
     case Kind::name: append_pdf_name(out, object.bytes); return;
     case Kind::array:
       out += '[';
@@ -83,7 +77,7 @@ std::string pdf_dump(Document& document, int level) {
   const auto& xref = document.xref();
   std::string out = "docconform-dump pdf 1\nlevel " + std::to_string(level) + "\n";
   out += "version ";
-  append_bytes_quoted(out, document.header_version());
+  append_quoted_bytes(out, document.header_version());
   out += '\n';
   std::vector<std::string> page_lines;
   const std::uint64_t pages = document.walk_pages([&](const PageInfo& page) {

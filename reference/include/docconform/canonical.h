@@ -11,6 +11,8 @@ namespace docconform {
 // Appends "..." where printable ASCII other than '"' and '\' stands as itself and every other
 // code unit (controls, non-ASCII, lone surrogates, passed-through bytes) as \uXXXX (upper hex).
 void append_quoted(std::string& out, std::u16string_view text);
+// The same form for bytes taken as code units 0x00-0xFF (PDF strings and names are dumped so).
+void append_quoted_bytes(std::string& out, std::string_view bytes);
 std::string canonical_string(std::u16string_view text);
 
 // Appends the shortest round-trip decimal form of value, laid out as ECMAScript's
