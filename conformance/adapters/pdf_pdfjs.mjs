@@ -231,7 +231,8 @@ async function main() {
       if (num === 0 || !entry || entry.free) return;
       lines.push(entry.uncompressed ? `xref ${num} ${entry.gen} n ${entry.offset}` : `xref ${num} 0 c ${entry.offset} ${entry.gen}`);
     });
-    if (level === 3) lines.push(...level3Lines(pdfjs, xref, sections, leaves));
+    // One push per line: spreading 300,000 lines into push() exceeds the call-stack limit.
+    if (level === 3) for (const line of level3Lines(pdfjs, xref, sections, leaves)) lines.push(line);
   } catch (e) {
     // pdf.js reports malformed input with its own exception classes; a TypeError or
     // ReferenceError is a failure of this adapter (exit 3 below), not a rejection.
@@ -243,11 +244,10 @@ async function main() {
   const version = doc.version;
   if (!version) reject("format", "no header version");
   const objects = lines.filter((line) => line.startsWith("xref ")).length;
-  const out = ["docconform-dump pdf 1", `level ${level}`, `version ${quoted(version)}`, `pages ${leaves.length}`, `objects ${objects}`, ...lines];
-  process.stdout.write(out.join("\n") + "\n");
+  canonical.emitLines(["docconform-dump pdf 1", `level ${level}`, `version ${quoted(version)}`, `pages ${leaves.length}`, `objects ${objects}`]);
+  canonical.emitLines(lines);
   // Exit now: pdf.js leaves asynchronous work behind (a WebAssembly instantiation in Node's fetch
-  // machinery) that fails under the runner's address-space cap. Writes to a pipe or file are
-  // synchronous in Node on Linux, so the dump is complete.
+  // machinery) that fails under the runner's address-space cap; the dump is already written.
   process.exit(0);
 }
 

@@ -14,7 +14,7 @@ const fs = require("fs");
 const path = require("path");
 const XLSX = require(path.join(__dirname, "node_modules", "xlsx"));
 
-const { quoted } = require("./canonical.cjs");
+const { quoted, emitLines } = require("./canonical.cjs");
 
 function record(type, payload) {
   const header = Buffer.alloc(4);
@@ -54,8 +54,7 @@ function main() {
     process.stderr.write(`error: format ${e && e.message ? e.message : e}\n`);
     process.exit(1);
   }
-  const out = ["docconform-dump sst 1", `strings ${strings.length}`, ...strings.map((s) => quoted(s.t))];
-  process.stdout.write(out.join("\n") + "\n");
+  emitLines(["docconform-dump sst 1", `strings ${strings.length}`, ...strings.map((s) => quoted(s.t))]);
 }
 
 main();

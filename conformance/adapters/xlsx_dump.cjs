@@ -8,7 +8,7 @@
 // value: { t: "n"|"s"|"b"|"e"|"d"|"blank", v }; formula: null or { kind, si, ref, text }.
 "use strict";
 
-const { quoted, number } = require("./canonical.cjs");
+const { quoted, number, emitLines } = require("./canonical.cjs");
 
 function unescapeOoxml(text) {
   return text.replace(/_x([0-9A-Fa-f]{4})_/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)));
@@ -64,7 +64,7 @@ function hiddenByMerge(cell, bounds) {
                             !(cell.row === b.r0 && cell.col === b.c0));
 }
 
-function writeDump(model) {
+function dumpLines(model) {
   const out = ["docconform-dump xlsx 1", `workbook date1904=${model.date1904 ? "true" : "false"} sheets=${model.sheets.length}`];
   model.sheets.forEach((sheet, index) => {
     out.push(`sheet ${index + 1} ${quoted(sheet.name)} ${sheet.state} ${sheet.kind}`);
@@ -84,7 +84,7 @@ function writeDump(model) {
     if (sheet.charts) out.push(`charts ${sheet.charts}`);
   });
   out.push("end");
-  return out.join("\n") + "\n";
+  return out;
 }
 
 // Runs an adapter's reader: dump on stdout and exit 0, or `error: <class>` and exit 1 (the
@@ -103,7 +103,8 @@ async function runAdapter(read) {
     process.stderr.write(`error: ${(e && e.constructor && e.constructor.name) || "Error"}: ${e && e.message}\n`);
     process.exit(1);
   }
-  process.stdout.write(writeDump(model), () => process.exit(0));
+  emitLines(dumpLines(model));
+  process.exit(0);
 }
 
-module.exports = { quoted, number, unescapeOoxml, cellRef, parseRef, rangeBounds, writeDump, runAdapter, Unsupported };
+module.exports = { quoted, number, unescapeOoxml, cellRef, parseRef, rangeBounds, dumpLines, runAdapter, Unsupported };
