@@ -29,7 +29,7 @@ void store_u32(std::uint8_t* p, std::uint32_t v) {
   store_u16(p + 2, v >> 16);
 }
 
-bool needs_high_byte(const std::u16string& text) {
+bool needs_high_byte(std::u16string_view text) {
   const char16_t* p = text.data();
   const std::size_t n = text.size();
   std::size_t i = 0;
@@ -67,27 +67,6 @@ void copy_chars(std::uint8_t* out, const char16_t* chars, std::size_t n, bool wi
   for (; i < n; ++i) out[i] = static_cast<std::uint8_t>(chars[i]);
 }
 
-// Strings live in separate heap blocks: fetching a few ahead hides the memory latency that
-// otherwise dominates a walk over a million of them.
-constexpr std::size_t prefetch_distance = 32;
-void prefetch(const void* p) {
-#if defined(__x86_64__) || defined(__i386__)
-  // GCC 12 drops __builtin_prefetch from this loop at -O2; the instruction itself stays.
-  asm volatile("prefetcht0 %0" : : "m"(*static_cast<const char*>(p)));
-#else
-  __builtin_prefetch(p);
-#endif
-}
-void prefetch_string(const std::vector<SstString>& strings, std::size_t i) {
-  if (i + prefetch_distance < strings.size()) {
-    const SstString& ahead = strings[i + prefetch_distance];
-    prefetch(ahead.text.data());
-    prefetch(ahead.text.data() + ahead.text.size());  // short texts often straddle two lines
-    if (ahead.runs) prefetch(ahead.runs->data());
-    if (ahead.ext_rst) prefetch(ahead.ext_rst->data());
-  }
-}
-
 // The continuation rules, once: the walker decides where records end and hands out the space.
 class Walker {
  public:
@@ -111,7 +90,7 @@ class Walker {
     return record_at_;
   }
 
-  void string(const SstString& s, bool wide) {
+  void string(const SstStringView& s, bool wide) {
     std::uint8_t* p = take(3 + (s.runs ? 2 : 0) + (s.ext_rst ? 4 : 0));
     store_u16(p, static_cast<std::uint32_t>(s.text.size()));
     p[2] = static_cast<std::uint8_t>((wide ? flag_high_byte : 0) | (s.ext_rst ? flag_ext_st : 0) | (s.runs ? flag_rich_st : 0));
@@ -164,7 +143,7 @@ class Walker {
     open(record_continue);
   }
 
-  void ext_rst(const std::string& ext) {
+  void ext_rst(std::string_view ext) {
     const char* bytes = ext.data();
     for (const ExtRstSegment& segment : ext_rst_segments(ext)) {
       ensure(segment.keep);
@@ -189,21 +168,19 @@ class Walker {
 
 }  // namespace
 
-WriteResult write_sst_fast(const SstTable& table, RecordSink& sink, std::uint32_t stream_offset, const Limits& limits) {
-  validate_for_write(table, limits);
-  const std::size_t count = table.strings.size();
+WriteResult write_sst_fast(const SstTable& table, RecordSink& sink, std::uint32_t stream_offset) {
+  const std::size_t count = table.size();
   WriteResult result;
   result.extsst.dsst = extsst_bucket_size(count);
   result.extsst.buckets.reserve(extsst_bucket_count(count));
 
   Walker walker(sink);
   std::uint8_t* counts = walker.take(8);
-  store_u32(counts, table.total_refs);
+  store_u32(counts, table.total_refs());
   store_u32(counts + 4, static_cast<std::uint32_t>(count));
   std::size_t bucket_left = 0;
   for (std::size_t i = 0; i < count; ++i) {
-    prefetch_string(table.strings, i);
-    const SstString& s = table.strings[i];
+    const SstStringView s = table[i];
     const bool wide = needs_high_byte(s.text);
     walker.ensure(3 + (s.runs ? 2 : 0) + (s.ext_rst ? 4 : 0) + (wide ? 2 : 1));
     if (bucket_left == 0) {
@@ -233,10 +210,8 @@ WriteResult write_sst_fast(const SstTable& table, RecordSink& sink, std::uint32_
   return result;
 }
 
-WriteResult write_sst(WriterKind kind, const SstTable& table, RecordSink& sink, std::uint32_t stream_offset,
-                      const Limits& limits) {
-  return kind == WriterKind::naive ? write_sst_naive(table, sink, stream_offset, limits)
-                                   : write_sst_fast(table, sink, stream_offset, limits);
+WriteResult write_sst(WriterKind kind, const SstTable& table, RecordSink& sink, std::uint32_t stream_offset) {
+  return kind == WriterKind::naive ? write_sst_naive(table, sink, stream_offset) : write_sst_fast(table, sink, stream_offset);
 }
 
 const char* to_string(WriterKind kind) { return kind == WriterKind::naive ? "naive" : "fast"; }
