@@ -101,11 +101,11 @@ class Walker {
     }
     if (s.ext_rst) store_u32(p, static_cast<std::uint32_t>(s.ext_rst->size()));
 
-    const std::size_t unit = wide ? 2 : 1;
+    const std::size_t unit = wide ? 2 : 1;  // bytes per character
     const char16_t* chars = s.text.data();
     std::size_t remaining = s.text.size();
     while (true) {
-      const std::size_t n = std::min(remaining, available_ / unit);
+      const std::size_t n = std::min(remaining, wide ? available_ / 2 : available_);
       copy_chars(take(n * unit), chars, n, wide);
       chars += n;
       remaining -= n;
