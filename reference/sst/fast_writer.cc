@@ -29,42 +29,79 @@ void store_u32(std::uint8_t* p, std::uint32_t v) {
   store_u16(p + 2, v >> 16);
 }
 
-bool needs_high_byte(std::u16string_view text) {
-  const char16_t* p = text.data();
-  const std::size_t n = text.size();
-  std::size_t i = 0;
+// Most cell texts are shorter than a vector: small copies are two overlapping fixed-size moves
+// (storing some bytes twice) instead of a loop that finishes byte by byte.
+template <std::size_t k>
+void move_fixed(std::uint8_t* out, const std::uint8_t* in) {
+  std::memcpy(out, in, k);
+}
+void copy_bytes(std::uint8_t* out, const std::uint8_t* in, std::size_t n) {
+  if (n > 64) {
+    std::memcpy(out, in, n);
+  } else if (n >= 16) {
+    for (std::size_t i = 0; i + 16 < n; i += 16) move_fixed<16>(out + i, in + i);
+    move_fixed<16>(out + n - 16, in + n - 16);
+  } else if (n >= 8) {
+    move_fixed<8>(out, in);
+    move_fixed<8>(out + n - 8, in + n - 8);
+  } else if (n >= 4) {
+    move_fixed<4>(out, in);
+    move_fixed<4>(out + n - 4, in + n - 4);
+  } else if (n >= 2) {
+    move_fixed<2>(out, in);
+    move_fixed<2>(out + n - 2, in + n - 2);
+  } else if (n == 1) {
+    *out = *in;
+  }
+}
+
 #if defined(__SSE2__)
-  __m128i bits = _mm_setzero_si128();
-  for (; i + 8 <= n; i += 8) bits = _mm_or_si128(bits, _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)));
-  // Any unit above 0xFF leaves a bit in a high byte of some lane.
-  if ((_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(bits, _mm_set1_epi16(static_cast<short>(0xFF00))), _mm_setzero_si128())) & 0xFFFF) != 0xFFFF) {
-    return true;
+// Every unit is <= 0xFF here, so the saturating pack is an exact narrowing.
+__m128i narrow16(const char16_t* chars) {
+  return _mm_packus_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(chars)),
+                          _mm_loadu_si128(reinterpret_cast<const __m128i*>(chars + 8)));
+}
+__m128i narrow8(const char16_t* chars) {
+  return _mm_packus_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(chars)), _mm_setzero_si128());
+}
+__m128i narrow4(const char16_t* chars) {
+  return _mm_packus_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(chars)), _mm_setzero_si128());
+}
+void store4(std::uint8_t* out, __m128i v) {
+  const std::uint32_t bytes = static_cast<std::uint32_t>(_mm_cvtsi128_si32(v));
+  std::memcpy(out, &bytes, 4);
+}
+#endif
+
+void narrow(std::uint8_t* out, const char16_t* chars, std::size_t n) {
+#if defined(__SSE2__)
+  if (n >= 16) {
+    for (std::size_t i = 0; i + 16 < n; i += 16) _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), narrow16(chars + i));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + n - 16), narrow16(chars + n - 16));
+    return;
+  }
+  if (n >= 8) {
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(out), narrow8(chars));
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(out + n - 8), narrow8(chars + n - 8));
+    return;
+  }
+  if (n >= 4) {
+    store4(out, narrow4(chars));
+    store4(out + n - 4, narrow4(chars + n - 4));
+    return;
   }
 #endif
-  unsigned tail = 0;
-  for (; i < n; ++i) tail |= p[i];
-  return (tail & 0xFF00) != 0;
+  for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<std::uint8_t>(chars[i]);
 }
 
 void copy_chars(std::uint8_t* out, const char16_t* chars, std::size_t n, bool wide) {
-  if (wide) {
-    if constexpr (std::endian::native == std::endian::little) {
-      std::memcpy(out, chars, 2 * n);
-    } else {
-      for (std::size_t i = 0; i < n; ++i) store_u16(out + 2 * i, chars[i]);
-    }
-    return;
+  if (!wide) {
+    narrow(out, chars, n);
+  } else if constexpr (std::endian::native == std::endian::little) {
+    copy_bytes(out, reinterpret_cast<const std::uint8_t*>(chars), 2 * n);
+  } else {
+    for (std::size_t i = 0; i < n; ++i) store_u16(out + 2 * i, chars[i]);
   }
-  std::size_t i = 0;
-#if defined(__SSE2__)
-  // Every unit is <= 0xFF here, so the saturating pack is an exact narrowing.
-  for (; i + 16 <= n; i += 16) {
-    const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(chars + i));
-    const __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(chars + i + 8));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), _mm_packus_epi16(lo, hi));
-  }
-#endif
-  for (; i < n; ++i) out[i] = static_cast<std::uint8_t>(chars[i]);
 }
 
 // The continuation rules, once: the walker decides where records end and hands out the space.
@@ -90,10 +127,12 @@ class Walker {
     return record_at_;
   }
 
-  void string(const SstStringView& s, bool wide) {
+  // flags: the table's precomputed option flags of s.
+  void string(const SstStringView& s, std::uint8_t flags) {
+    const bool wide = (flags & flag_high_byte) != 0;
     std::uint8_t* p = take(3 + (s.runs ? 2 : 0) + (s.ext_rst ? 4 : 0));
     store_u16(p, static_cast<std::uint32_t>(s.text.size()));
-    p[2] = static_cast<std::uint8_t>((wide ? flag_high_byte : 0) | (s.ext_rst ? flag_ext_st : 0) | (s.runs ? flag_rich_st : 0));
+    p[2] = flags;
     p += 3;
     if (s.runs) {
       store_u16(p, static_cast<std::uint32_t>(s.runs->size()));
@@ -181,8 +220,9 @@ WriteResult write_sst_fast(const SstTable& table, RecordSink& sink, std::uint32_
   std::size_t bucket_left = 0;
   for (std::size_t i = 0; i < count; ++i) {
     const SstStringView s = table[i];
-    const bool wide = needs_high_byte(s.text);
-    walker.ensure(3 + (s.runs ? 2 : 0) + (s.ext_rst ? 4 : 0) + (wide ? 2 : 1));
+    const std::uint8_t flags = table.flags(i);
+    // The header stays with the first character's bytes (one byte even for an empty string).
+    walker.ensure(3 + (s.runs ? 2 : 0) + (s.ext_rst ? 4 : 0) + ((flags & flag_high_byte) ? 2 : 1));
     if (bucket_left == 0) {
       const std::uint64_t at = walker.position();
       result.extsst.buckets.push_back({static_cast<std::uint32_t>(stream_offset + at),
@@ -190,7 +230,7 @@ WriteResult write_sst_fast(const SstTable& table, RecordSink& sink, std::uint32_
       bucket_left = result.extsst.dsst;
     }
     --bucket_left;
-    walker.string(s, wide);
+    walker.string(s, flags);
   }
   const std::uint64_t sst_bytes = walker.finish();
 

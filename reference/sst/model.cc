@@ -2,9 +2,33 @@
 
 #include <algorithm>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "docconform/error.h"
 
 namespace docconform::sst {
+namespace {
+
+bool needs_high_byte(std::u16string_view text) {
+  const char16_t* p = text.data();
+  const std::size_t n = text.size();
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  __m128i bits = _mm_setzero_si128();
+  for (; i + 8 <= n; i += 8) bits = _mm_or_si128(bits, _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)));
+  // Any unit above 0xFF leaves a bit in a high byte of some lane.
+  if ((_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(bits, _mm_set1_epi16(static_cast<short>(0xFF00))), _mm_setzero_si128())) & 0xFFFF) != 0xFFFF) {
+    return true;
+  }
+#endif
+  unsigned tail = 0;
+  for (; i < n; ++i) tail |= p[i];
+  return (tail & 0xFF00) != 0;
+}
+
+}  // namespace
 
 bool operator==(const SstStringView& a, const SstStringView& b) {
   const auto same_runs = [](std::span<const FormatRun> x, std::span<const FormatRun> y) { return std::ranges::equal(x, y); };
@@ -45,7 +69,8 @@ void SstTable::append(const SstStringView& s) {
   e.ext_size = static_cast<std::uint32_t>(ext_size);
   e.length = static_cast<std::uint16_t>(s.text.size());
   e.run_count = static_cast<std::uint16_t>(run_count);
-  e.flags = static_cast<std::uint8_t>((s.runs ? flag_rich_st : 0) | (s.ext_rst ? flag_ext_st : 0));
+  e.flags = static_cast<std::uint8_t>((needs_high_byte(s.text) ? flag_high_byte : 0) | (s.runs ? flag_rich_st : 0) |
+                                      (s.ext_rst ? flag_ext_st : 0));
   text_.append(s.text);
   if (s.runs) runs_.insert(runs_.end(), s.runs->begin(), s.runs->end());
   if (s.ext_rst) ext_rst_.append(*s.ext_rst);

@@ -84,6 +84,10 @@ class SstTable {
     return s;
   }
 
+  // The string's option flags as the SST stores them: fHighByte (some code unit is above 0xFF,
+  // found once when the string is appended, as POI's UnicodeString does), fExtSt, fRichSt.
+  std::uint8_t flags(std::size_t i) const { return entries_[i].flags; }
+
   // Copies s into the pool. Throws Error(usage) naming the string when the writers could not
   // encode it (more than 65,535 code units or runs) or it breaks a limit.
   void append(const SstStringView& s);
@@ -106,7 +110,7 @@ class SstTable {
     std::uint32_t ext_size = 0;
     std::uint16_t length = 0;
     std::uint16_t run_count = 0;
-    std::uint8_t flags = 0;  // flag_rich_st, flag_ext_st
+    std::uint8_t flags = 0;  // flag_high_byte, flag_rich_st, flag_ext_st
     friend bool operator==(const Entry&, const Entry&) = default;
   };
 
