@@ -2,9 +2,9 @@
 // characters, runs or ExtRst bytes fit), never per byte; each record is claimed from the sink as
 // one 8,228-byte area, filled with bulk copies (memcpy for UTF-16LE, a SIMD narrowing loop for
 // compressed characters), and closed with its length written into its header before the sink
-// emits anything, so sequential sinks still see lengths before data. (A separate layout pass
-// would read every string twice; on a million strings that second trip to memory cost more than
-// the whole emission.)
+// emits anything, so sequential sinks still see lengths before data (a separate layout pass
+// would read every string twice). Strings come from the table's packed pool, with their
+// fHighByte flag found when they were appended.
 #include <algorithm>
 #include <bit>
 #include <cstring>

@@ -54,6 +54,19 @@ TEST(StringsFile, ErrorsNameLineAndOffset) {
   }
 }
 
+TEST(StringsFile, StringsTheLimitsRefuseNameTheirLine) {
+  Limits limits;
+  limits.max_ext_rst_bytes = 1;
+  try {
+    parse_strings_jsonl("\"ok\"\n{\"s\":\"a\",\"ext\":\"0102\"}\n", "f.jsonl", limits);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::limit);
+    EXPECT_EQ(e.context().part, "line 2");
+    EXPECT_EQ(e.context().offset, 5u);
+  }
+}
+
 TEST(Generate, DeterministicUniqueAndShaped) {
   const auto a = generate_strings(2000, Mix::mixed, 5);
   EXPECT_EQ(a, generate_strings(2000, Mix::mixed, 5));
