@@ -43,7 +43,7 @@ SstTable decode(const std::uint8_t* data, std::size_t size) {
   Input in(data, size);
   SstTable table;
   std::size_t units = 0;
-  while (!in.empty() && table.strings.size() < 2000 && units < (1u << 20)) {
+  while (!in.empty() && table.size() < 2000 && units < (1u << 20)) {
     const std::uint8_t c = in.byte();
     SstString s;
     switch (c & 3) {
@@ -80,9 +80,9 @@ SstTable decode(const std::uint8_t* data, std::size_t size) {
       }
     }
     units += s.text.size();
-    table.strings.push_back(std::move(s));
+    table.append(s);
   }
-  table.total_refs = static_cast<std::uint32_t>(table.strings.size() + (size % 7));
+  table.set_total_refs(table.size() + (size % 7));
   return table;
 }
 

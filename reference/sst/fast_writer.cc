@@ -2,9 +2,9 @@
 // characters, runs or ExtRst bytes fit), never per byte; each record is claimed from the sink as
 // one 8,228-byte area, filled with bulk copies (memcpy for UTF-16LE, a SIMD narrowing loop for
 // compressed characters), and closed with its length written into its header before the sink
-// emits anything, so sequential sinks still see lengths before data. (A separate layout pass
-// would read every string twice; on a million strings that second trip to memory cost more than
-// the whole emission.)
+// emits anything, so sequential sinks still see lengths before data (a separate layout pass
+// would read every string twice). Strings come from the table's packed pool, with their
+// fHighByte flag found when they were appended.
 #include <algorithm>
 #include <bit>
 #include <cstring>
@@ -29,62 +29,78 @@ void store_u32(std::uint8_t* p, std::uint32_t v) {
   store_u16(p + 2, v >> 16);
 }
 
-bool needs_high_byte(const std::u16string& text) {
-  const char16_t* p = text.data();
-  const std::size_t n = text.size();
-  std::size_t i = 0;
+// Most cell texts are shorter than a vector: small copies are two overlapping fixed-size moves
+// (storing some bytes twice) instead of a loop that finishes byte by byte.
+template <std::size_t k>
+void move_fixed(std::uint8_t* out, const std::uint8_t* in) {
+  std::memcpy(out, in, k);
+}
+void copy_bytes(std::uint8_t* out, const std::uint8_t* in, std::size_t n) {
+  if (n > 64) {
+    std::memcpy(out, in, n);
+  } else if (n >= 16) {
+    for (std::size_t i = 0; i + 16 < n; i += 16) move_fixed<16>(out + i, in + i);
+    move_fixed<16>(out + n - 16, in + n - 16);
+  } else if (n >= 8) {
+    move_fixed<8>(out, in);
+    move_fixed<8>(out + n - 8, in + n - 8);
+  } else if (n >= 4) {
+    move_fixed<4>(out, in);
+    move_fixed<4>(out + n - 4, in + n - 4);
+  } else if (n >= 2) {
+    move_fixed<2>(out, in);
+    move_fixed<2>(out + n - 2, in + n - 2);
+  } else if (n == 1) {
+    *out = *in;
+  }
+}
+
 #if defined(__SSE2__)
-  __m128i bits = _mm_setzero_si128();
-  for (; i + 8 <= n; i += 8) bits = _mm_or_si128(bits, _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)));
-  // Any unit above 0xFF leaves a bit in a high byte of some lane.
-  if ((_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(bits, _mm_set1_epi16(static_cast<short>(0xFF00))), _mm_setzero_si128())) & 0xFFFF) != 0xFFFF) {
-    return true;
+// Every unit is <= 0xFF here, so the saturating pack is an exact narrowing.
+__m128i narrow16(const char16_t* chars) {
+  return _mm_packus_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(chars)),
+                          _mm_loadu_si128(reinterpret_cast<const __m128i*>(chars + 8)));
+}
+__m128i narrow8(const char16_t* chars) {
+  return _mm_packus_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(chars)), _mm_setzero_si128());
+}
+__m128i narrow4(const char16_t* chars) {
+  return _mm_packus_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(chars)), _mm_setzero_si128());
+}
+void store4(std::uint8_t* out, __m128i v) {
+  const std::uint32_t bytes = static_cast<std::uint32_t>(_mm_cvtsi128_si32(v));
+  std::memcpy(out, &bytes, 4);
+}
+#endif
+
+void narrow(std::uint8_t* out, const char16_t* chars, std::size_t n) {
+#if defined(__SSE2__)
+  if (n >= 16) {
+    for (std::size_t i = 0; i + 16 < n; i += 16) _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), narrow16(chars + i));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + n - 16), narrow16(chars + n - 16));
+    return;
+  }
+  if (n >= 8) {
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(out), narrow8(chars));
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(out + n - 8), narrow8(chars + n - 8));
+    return;
+  }
+  if (n >= 4) {
+    store4(out, narrow4(chars));
+    store4(out + n - 4, narrow4(chars + n - 4));
+    return;
   }
 #endif
-  unsigned tail = 0;
-  for (; i < n; ++i) tail |= p[i];
-  return (tail & 0xFF00) != 0;
+  for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<std::uint8_t>(chars[i]);
 }
 
 void copy_chars(std::uint8_t* out, const char16_t* chars, std::size_t n, bool wide) {
-  if (wide) {
-    if constexpr (std::endian::native == std::endian::little) {
-      std::memcpy(out, chars, 2 * n);
-    } else {
-      for (std::size_t i = 0; i < n; ++i) store_u16(out + 2 * i, chars[i]);
-    }
-    return;
-  }
-  std::size_t i = 0;
-#if defined(__SSE2__)
-  // Every unit is <= 0xFF here, so the saturating pack is an exact narrowing.
-  for (; i + 16 <= n; i += 16) {
-    const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(chars + i));
-    const __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(chars + i + 8));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), _mm_packus_epi16(lo, hi));
-  }
-#endif
-  for (; i < n; ++i) out[i] = static_cast<std::uint8_t>(chars[i]);
-}
-
-// Strings live in separate heap blocks: fetching a few ahead hides the memory latency that
-// otherwise dominates a walk over a million of them.
-constexpr std::size_t prefetch_distance = 32;
-void prefetch(const void* p) {
-#if defined(__x86_64__) || defined(__i386__)
-  // GCC 12 drops __builtin_prefetch from this loop at -O2; the instruction itself stays.
-  asm volatile("prefetcht0 %0" : : "m"(*static_cast<const char*>(p)));
-#else
-  __builtin_prefetch(p);
-#endif
-}
-void prefetch_string(const std::vector<SstString>& strings, std::size_t i) {
-  if (i + prefetch_distance < strings.size()) {
-    const SstString& ahead = strings[i + prefetch_distance];
-    prefetch(ahead.text.data());
-    prefetch(ahead.text.data() + ahead.text.size());  // short texts often straddle two lines
-    if (ahead.runs) prefetch(ahead.runs->data());
-    if (ahead.ext_rst) prefetch(ahead.ext_rst->data());
+  if (!wide) {
+    narrow(out, chars, n);
+  } else if constexpr (std::endian::native == std::endian::little) {
+    copy_bytes(out, reinterpret_cast<const std::uint8_t*>(chars), 2 * n);
+  } else {
+    for (std::size_t i = 0; i < n; ++i) store_u16(out + 2 * i, chars[i]);
   }
 }
 
@@ -111,10 +127,12 @@ class Walker {
     return record_at_;
   }
 
-  void string(const SstString& s, bool wide) {
+  // flags: the table's precomputed option flags of s.
+  void string(const SstStringView& s, std::uint8_t flags) {
+    const bool wide = (flags & flag_high_byte) != 0;
     std::uint8_t* p = take(3 + (s.runs ? 2 : 0) + (s.ext_rst ? 4 : 0));
     store_u16(p, static_cast<std::uint32_t>(s.text.size()));
-    p[2] = static_cast<std::uint8_t>((wide ? flag_high_byte : 0) | (s.ext_rst ? flag_ext_st : 0) | (s.runs ? flag_rich_st : 0));
+    p[2] = flags;
     p += 3;
     if (s.runs) {
       store_u16(p, static_cast<std::uint32_t>(s.runs->size()));
@@ -122,11 +140,11 @@ class Walker {
     }
     if (s.ext_rst) store_u32(p, static_cast<std::uint32_t>(s.ext_rst->size()));
 
-    const std::size_t unit = wide ? 2 : 1;
+    const std::size_t unit = wide ? 2 : 1;  // bytes per character
     const char16_t* chars = s.text.data();
     std::size_t remaining = s.text.size();
     while (true) {
-      const std::size_t n = std::min(remaining, available_ / unit);
+      const std::size_t n = std::min(remaining, wide ? available_ / 2 : available_);
       copy_chars(take(n * unit), chars, n, wide);
       chars += n;
       remaining -= n;
@@ -164,7 +182,7 @@ class Walker {
     open(record_continue);
   }
 
-  void ext_rst(const std::string& ext) {
+  void ext_rst(std::string_view ext) {
     const char* bytes = ext.data();
     for (const ExtRstSegment& segment : ext_rst_segments(ext)) {
       ensure(segment.keep);
@@ -189,23 +207,22 @@ class Walker {
 
 }  // namespace
 
-WriteResult write_sst_fast(const SstTable& table, RecordSink& sink, std::uint32_t stream_offset, const Limits& limits) {
-  validate_for_write(table, limits);
-  const std::size_t count = table.strings.size();
+WriteResult write_sst_fast(const SstTable& table, RecordSink& sink, std::uint32_t stream_offset) {
+  const std::size_t count = table.size();
   WriteResult result;
   result.extsst.dsst = extsst_bucket_size(count);
   result.extsst.buckets.reserve(extsst_bucket_count(count));
 
   Walker walker(sink);
   std::uint8_t* counts = walker.take(8);
-  store_u32(counts, table.total_refs);
+  store_u32(counts, table.total_refs());
   store_u32(counts + 4, static_cast<std::uint32_t>(count));
   std::size_t bucket_left = 0;
   for (std::size_t i = 0; i < count; ++i) {
-    prefetch_string(table.strings, i);
-    const SstString& s = table.strings[i];
-    const bool wide = needs_high_byte(s.text);
-    walker.ensure(3 + (s.runs ? 2 : 0) + (s.ext_rst ? 4 : 0) + (wide ? 2 : 1));
+    const SstStringView s = table[i];
+    const std::uint8_t flags = table.flags(i);
+    // The header stays with the first character's bytes (one byte even for an empty string).
+    walker.ensure(3 + (s.runs ? 2 : 0) + (s.ext_rst ? 4 : 0) + ((flags & flag_high_byte) ? 2 : 1));
     if (bucket_left == 0) {
       const std::uint64_t at = walker.position();
       result.extsst.buckets.push_back({static_cast<std::uint32_t>(stream_offset + at),
@@ -213,7 +230,7 @@ WriteResult write_sst_fast(const SstTable& table, RecordSink& sink, std::uint32_
       bucket_left = result.extsst.dsst;
     }
     --bucket_left;
-    walker.string(s, wide);
+    walker.string(s, flags);
   }
   const std::uint64_t sst_bytes = walker.finish();
 
@@ -233,10 +250,8 @@ WriteResult write_sst_fast(const SstTable& table, RecordSink& sink, std::uint32_
   return result;
 }
 
-WriteResult write_sst(WriterKind kind, const SstTable& table, RecordSink& sink, std::uint32_t stream_offset,
-                      const Limits& limits) {
-  return kind == WriterKind::naive ? write_sst_naive(table, sink, stream_offset, limits)
-                                   : write_sst_fast(table, sink, stream_offset, limits);
+WriteResult write_sst(WriterKind kind, const SstTable& table, RecordSink& sink, std::uint32_t stream_offset) {
+  return kind == WriterKind::naive ? write_sst_naive(table, sink, stream_offset) : write_sst_fast(table, sink, stream_offset);
 }
 
 const char* to_string(WriterKind kind) { return kind == WriterKind::naive ? "naive" : "fast"; }

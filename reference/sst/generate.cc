@@ -118,17 +118,18 @@ std::string make_ext_rst(std::u16string_view phonetic, std::uint16_t font) {
   return out;
 }
 
-std::vector<SstString> generate_strings(std::size_t count, Mix mix, std::uint64_t seed) {
+SstTable generate_strings(std::size_t count, Mix mix, std::uint64_t seed) {
   Random rng(seed);
-  std::vector<SstString> strings;
-  strings.reserve(count);
+  SstTable table;
+  table.reserve(count, count * 16);
   std::unordered_set<std::u16string> seen;
   seen.reserve(count);
-  while (strings.size() < count) {
+  while (table.size() < count) {
     SstString s = make_one(rng, mix);
-    if (seen.insert(s.text).second) strings.push_back(std::move(s));
+    if (seen.insert(s.text).second) table.append(s);
   }
-  return strings;
+  table.set_total_refs(count);
+  return table;
 }
 
 }  // namespace docconform::sst

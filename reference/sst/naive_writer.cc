@@ -80,14 +80,14 @@ class ContinuableRecordOutput {
   std::uint64_t closed_ = 0;
 };
 
-bool needs_high_byte(const std::u16string& text) {
+bool needs_high_byte(std::u16string_view text) {
   for (const char16_t unit : text) {
     if (unit > 0xFF) return true;
   }
   return false;
 }
 
-void write_string(ContinuableRecordOutput& record, const SstString& s) {
+void write_string(ContinuableRecordOutput& record, const SstStringView& s) {
   const bool wide = needs_high_byte(s.text);
   LittleEndianOutput& out = record.out();
   out.write_short(static_cast<unsigned>(s.text.size()));
@@ -115,7 +115,7 @@ void write_string(ContinuableRecordOutput& record, const SstString& s) {
     }
   }
   if (s.ext_rst) {
-    const std::string& ext = *s.ext_rst;
+    const std::string_view ext = *s.ext_rst;
     std::size_t at = 0;
     for (const ExtRstSegment& segment : ext_rst_segments(ext)) {
       record.write_continue_if_required(segment.keep);
@@ -130,18 +130,16 @@ void write_string(ContinuableRecordOutput& record, const SstString& s) {
 
 }  // namespace
 
-WriteResult write_sst_naive(const SstTable& table, RecordSink& sink, std::uint32_t stream_offset,
-                            const Limits& limits) {
-  validate_for_write(table, limits);
+WriteResult write_sst_naive(const SstTable& table, RecordSink& sink, std::uint32_t stream_offset) {
   WriteResult result;
-  const std::size_t count = table.strings.size();
+  const std::size_t count = table.size();
   result.extsst.dsst = extsst_bucket_size(count);
 
   ContinuableRecordOutput record(sink, record_sst);
-  record.out().write_int(table.total_refs);
+  record.out().write_int(table.total_refs());
   record.out().write_int(static_cast<std::uint32_t>(count));
   for (std::size_t i = 0; i < count; ++i) {
-    const SstString& s = table.strings[i];
+    const SstStringView s = table[i];
     const std::size_t header = 3 + (s.runs ? 2 : 0) + (s.ext_rst ? 4 : 0);
     // The header stays with the first character's bytes (one byte even for an empty string).
     record.write_continue_if_required(header + (needs_high_byte(s.text) ? 2 : 1));

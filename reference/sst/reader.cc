@@ -115,12 +115,13 @@ class Cursor {
   std::uint64_t total_left_ = 0;
 };
 
-SstString read_string(Cursor& in, const Limits& limits) {
+// Reads one string into `s`, whose buffers are reused from string to string; the view says
+// which of them belong to this string.
+SstStringView read_string(Cursor& in, const Limits& limits, SstString& s) {
   in.skip_exhausted("the string table (a string is missing)");
   const char* header = in.take(3, "string header");
   const std::size_t cch = load_u16(header);
   const std::uint8_t flags = static_cast<std::uint8_t>(header[2]);
-  SstString s;
   std::size_t runs = 0;
   std::uint64_t ext_bytes = 0;
   if (flags & flag_rich_st) runs = load_u16(in.take(2, "string header (cRun)"));
@@ -142,14 +143,19 @@ SstString read_string(Cursor& in, const Limits& limits) {
   if (flags & flag_rich_st) {
     std::string raw(4 * runs, '\0');
     in.read_across(raw.data(), raw.size(), "format runs");
-    s.runs.emplace(runs);
+    if (!s.runs) s.runs.emplace();
+    s.runs->resize(runs);
     for (std::size_t k = 0; k < runs; ++k) (*s.runs)[k] = {load_u16(&raw[4 * k]), load_u16(&raw[4 * k + 2])};
   }
   if (flags & flag_ext_st) {
-    s.ext_rst.emplace(static_cast<std::size_t>(ext_bytes), '\0');
+    if (!s.ext_rst) s.ext_rst.emplace();
+    s.ext_rst->resize(static_cast<std::size_t>(ext_bytes));
     in.read_across(s.ext_rst->data(), s.ext_rst->size(), "ExtRst");
   }
-  return s;
+  SstStringView view = s;
+  if (!(flags & flag_rich_st)) view.runs.reset();
+  if (!(flags & flag_ext_st)) view.ext_rst.reset();
+  return view;
 }
 
 }  // namespace
@@ -196,10 +202,11 @@ SstTable read_sst(std::span<const Record> records, const ReadOptions& options) {
     in.fail("cstUnique " + std::to_string(unique) + " strings need at least " + std::to_string(3 * std::uint64_t{unique}) +
             " bytes, the table has " + std::to_string(in.total_left()));
   }
-  SstTable table;
-  table.total_refs = total;
-  table.strings.reserve(unique);
+  SstTable table(options.limits);
+  table.set_total_refs(total);
+  table.reserve(unique, 0);
   if (options.string_starts) options.string_starts->clear();
+  SstString scratch;
   for (std::uint32_t i = 0; i < unique; ++i) {
     if (options.string_starts) {
       in.skip_exhausted("the string table (a string is missing)");
@@ -207,7 +214,12 @@ SstTable read_sst(std::span<const Record> records, const ReadOptions& options) {
           {static_cast<std::uint32_t>(in.offset()), static_cast<std::uint16_t>(in.offset() - in.record_header())});
     }
     try {
-      table.strings.push_back(read_string(in, options.limits));
+      const SstStringView s = read_string(in, options.limits, scratch);
+      try {
+        table.append(s);
+      } catch (const Error& e) {
+        in.fail(e.message(), ErrorKind::limit);  // a table limit, e.g. max_table_bytes
+      }
     } catch (const Error& e) {
       throw Error(e.kind(), e.context(), "string " + std::to_string(i) + " of " + std::to_string(unique) + ": " + e.message());
     }

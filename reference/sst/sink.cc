@@ -1,11 +1,11 @@
 #include "docconform/sst/sink.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <new>
 #include <vector>
@@ -16,6 +16,7 @@ namespace docconform::sst {
 namespace {
 
 constexpr std::size_t io_buffer_bytes = 1u << 20;
+constexpr std::size_t huge_page_bytes = 2u << 20;
 constexpr std::size_t max_record_bytes = 4 + 8224;
 
 void put_u16(std::uint8_t* p, std::size_t value) {
@@ -285,15 +286,20 @@ std::unique_ptr<RecordSink> make_file_sink(SinkKind kind, const std::string& pat
 }
 
 MemorySink::MemorySink() = default;
-MemorySink::~MemorySink() { std::free(data_); }
+MemorySink::~MemorySink() {
+  if (data_ != nullptr) ::munmap(data_, capacity_);
+}
 
 void MemorySink::grow(std::size_t needed) {
-  std::size_t capacity = capacity_ == 0 ? 4096 : capacity_;
+  std::size_t capacity = capacity_ == 0 ? std::size_t{1} << 16 : capacity_;
   while (capacity < needed) capacity *= 2;
-  auto* data = static_cast<std::uint8_t*>(std::realloc(data_, capacity));
-  if (data == nullptr) throw std::bad_alloc();
-  data_ = data;
+  void* data = data_ == nullptr ? ::mmap(nullptr, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+                                : ::mremap(data_, capacity_, capacity, MREMAP_MAYMOVE);
+  if (data == MAP_FAILED) throw std::bad_alloc();
+  data_ = static_cast<std::uint8_t*>(data);
   capacity_ = capacity;
+  // Advice only: where transparent huge pages are off, the sink still works with 4 KiB pages.
+  if (capacity >= huge_page_bytes) ::madvise(data_, capacity_, MADV_HUGEPAGE);
 }
 
 void MemorySink::begin_record(std::uint16_t type) {

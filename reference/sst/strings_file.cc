@@ -219,8 +219,8 @@ void append_escaped(std::string& out, std::u16string_view text) {
 
 }  // namespace
 
-std::vector<SstString> parse_strings_jsonl(std::string_view text, const std::string& label) {
-  std::vector<SstString> strings;
+SstTable parse_strings_jsonl(std::string_view text, const std::string& label, const Limits& limits) {
+  SstTable table(limits);
   std::size_t at = 0;
   std::size_t number = 0;
   while (at < text.size()) {
@@ -228,15 +228,24 @@ std::vector<SstString> parse_strings_jsonl(std::string_view text, const std::str
     if (end == std::string_view::npos) end = text.size();
     ++number;
     const std::string_view line = text.substr(at, end - at);
-    if (!line.empty()) strings.push_back(LineParser(line, label, number, at).parse());
+    if (!line.empty()) {
+      const SstString s = LineParser(line, label, number, at).parse();
+      try {
+        table.append(s);
+      } catch (const Error& e) {
+        throw Error(ErrorKind::limit, {label, "line " + std::to_string(number), at}, e.message());
+      }
+    }
     at = end + 1;
   }
-  return strings;
+  table.set_total_refs(table.size());
+  return table;
 }
 
-std::string format_strings_jsonl(const std::vector<SstString>& strings) {
+std::string format_strings_jsonl(const SstTable& strings) {
   std::string out;
-  for (const SstString& s : strings) {
+  for (std::size_t i = 0; i < strings.size(); ++i) {
+    const SstStringView s = strings[i];
     if (!s.runs && !s.ext_rst) {
       append_escaped(out, s.text);
     } else {

@@ -87,37 +87,30 @@ void write_globals_head(RecordSink& sink) {
 }
 
 struct StringKeyHash {
-  std::size_t operator()(const SstString* s) const { return std::hash<std::u16string>()(s->text); }
-};
-struct StringKeyEqual {
-  bool operator()(const SstString* a, const SstString* b) const { return *a == *b; }
+  std::size_t operator()(const SstStringView& s) const { return std::hash<std::u16string_view>()(s.text); }
 };
 
 }  // namespace
 
-std::string write_xls_stream(const std::vector<SstString>& cells, const XlsOptions& options) {
+std::string write_xls_stream(const SstTable& cells, const XlsOptions& options) {
   const std::size_t rows_per_sheet = options.rows_per_sheet;
   if (rows_per_sheet == 0 || rows_per_sheet > xls_rows_per_sheet || options.columns_per_sheet == 0 ||
       options.columns_per_sheet > xls_columns_per_sheet) {
     throw Error(ErrorKind::usage, {}, "rows per sheet must be 1..65536, columns 1..256");
   }
   const std::size_t cells_per_sheet = rows_per_sheet * options.columns_per_sheet;
-  if (cells.size() > 0x7FFFFFFF) throw Error(ErrorKind::usage, {}, "too many cells");
   // Equal strings share an SST entry.
-  SstTable table;
-  table.total_refs = static_cast<std::uint32_t>(cells.size());
+  SstTable table(cells.limits());
+  table.set_total_refs(cells.size());
   std::vector<std::uint32_t> isst(cells.size());
   {
-    std::unordered_map<const SstString*, std::uint32_t, StringKeyHash, StringKeyEqual> index;
+    std::unordered_map<SstStringView, std::uint32_t, StringKeyHash> index;  // views into cells
     index.reserve(cells.size());
-    std::vector<const SstString*> unique;
     for (std::size_t i = 0; i < cells.size(); ++i) {
-      const auto [it, added] = index.emplace(&cells[i], static_cast<std::uint32_t>(unique.size()));
-      if (added) unique.push_back(&cells[i]);
+      const auto [it, added] = index.emplace(cells[i], static_cast<std::uint32_t>(table.size()));
+      if (added) table.append(cells[i]);
       isst[i] = it->second;
     }
-    table.strings.reserve(unique.size());
-    for (const SstString* s : unique) table.strings.push_back(*s);
   }
   const std::size_t sheets = std::max<std::size_t>(1, (cells.size() + cells_per_sheet - 1) / cells_per_sheet);
   if (sheets > 0xFFFF) throw Error(ErrorKind::usage, {}, "too many sheets");
@@ -171,7 +164,7 @@ std::string write_xls_stream(const std::vector<SstString>& cells, const XlsOptio
   return stream;
 }
 
-std::string write_xls(const std::vector<SstString>& cells, const XlsOptions& options) {
+std::string write_xls(const SstTable& cells, const XlsOptions& options) {
   return write_cfb(write_xls_stream(cells, options));
 }
 
@@ -216,7 +209,7 @@ SstTable read_workbook_stream_sst(std::string_view stream, const Limits& limits,
     }
     at += 4 + size;
   }
-  if (sst.empty()) return {};
+  if (sst.empty()) return SstTable(limits);
   ReadOptions options;
   options.limits = limits;
   options.label = label;
@@ -229,9 +222,9 @@ SstTable read_workbook_stream_sst(std::string_view stream, const Limits& limits,
 
 std::string sst_dump_table(const SstTable& table) {
   std::string out = "docconform-dump sst " + std::to_string(sst_dump_version) + "\n";
-  out += "strings " + std::to_string(table.strings.size()) + "\n";
-  for (const SstString& s : table.strings) {
-    append_quoted(out, s.text);
+  out += "strings " + std::to_string(table.size()) + "\n";
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    append_quoted(out, table[i].text);
     out += '\n';
   }
   return out;

@@ -17,7 +17,7 @@ namespace {
 
 using namespace docconform::sst;
 
-std::vector<SstString> load_strings(const std::string& path) {
+SstTable load_strings(const std::string& path) {
   return parse_strings_jsonl(read_file(path), path);
 }
 
@@ -63,9 +63,7 @@ void add_sst(CommandGroups& groups) {
       ->capture_default_str();
   write->add_option("out", w->out, "Output file (zlib: deflated record bytes)")->required();
   write->callback([w] {
-    SstTable table;
-    table.strings = load_strings(w->strings);
-    table.total_refs = static_cast<std::uint32_t>(table.strings.size());
+    const SstTable table = load_strings(w->strings);
     const WriterKind writer = parse_writer_kind(w->writer);
     const SinkKind kind = parse_sink_kind(w->sink);
     if (kind == SinkKind::memory) {

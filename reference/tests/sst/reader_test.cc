@@ -28,22 +28,22 @@ Error read_error(const std::string& bytes) {
 TEST(Reader, HeaderThenZeroCharactersBeforeTheBoundary) {
   // The record ends right after the header; the CONTINUE still starts with a flags byte.
   const std::string bytes = record(record_sst, sst_head(1, 1) + le16(3) + std::string("\x00", 1)) + record(record_continue, std::string("\x00" "abc", 4));
-  EXPECT_EQ(read(bytes).strings.at(0).text, u"abc");
+  EXPECT_EQ(read(bytes)[0].text, u"abc");
 }
 
 TEST(Reader, CompressionMaySwitchAtEveryContinuation) {
   const std::string bytes = record(record_sst, sst_head(1, 1) + le16(4) + std::string("\x01", 1) + le16(0x4E00)) +
                             record(record_continue, std::string("\x00x", 2)) +
                             record(record_continue, std::string("\x01", 1) + le16(0x00E9) + le16(0x3042));
-  EXPECT_EQ(read(bytes).strings.at(0).text, u"\u4E00x\u00E9\u3042");
+  EXPECT_EQ(read(bytes)[0].text, u"\u4E00x\u00E9\u3042");
 }
 
 TEST(Reader, StringStartingAtARecordBoundaryHasNoFlagsByte) {
   const std::string bytes = record(record_sst, sst_head(2, 2) + le16(1) + std::string("\x00q", 2)) +
                             record(record_continue, le16(1) + std::string("\x00r", 2));
   const SstTable table = read(bytes);
-  ASSERT_EQ(table.strings.size(), 2u);
-  EXPECT_EQ(table.strings[1].text, u"r");
+  ASSERT_EQ(table.size(), 2u);
+  EXPECT_EQ(table[1].text, u"r");
 }
 
 TEST(Reader, RunsAndExtRstCrossManyRecordsWithoutFlagsBytes) {
@@ -54,15 +54,13 @@ TEST(Reader, RunsAndExtRstCrossManyRecordsWithoutFlagsBytes) {
                             record(record_continue, runs.substr(2) + ext.substr(0, 3)) +
                             record(record_continue, ext.substr(3, 7)) + record(record_continue, ext.substr(10));
   const SstTable table = read(bytes);
-  ASSERT_EQ(table.strings.size(), 1u);
-  EXPECT_EQ(table.strings[0].text, u"ab");
-  EXPECT_EQ(*table.strings[0].runs, (std::vector<FormatRun>{{0, 1}, {1, 5}}));
-  EXPECT_EQ(*table.strings[0].ext_rst, ext);
+  ASSERT_EQ(table.size(), 1u);
+  EXPECT_EQ(table[0], (SstString{u"ab", std::vector<FormatRun>{{0, 1}, {1, 5}}, ext}));
 }
 
 TEST(Reader, TrailingBytesAfterTheDeclaredStringsAreIgnored) {
   const std::string bytes = record(record_sst, sst_head(1, 1) + le16(1) + std::string("\x00z", 2) + "junk");
-  EXPECT_EQ(read(bytes).strings.size(), 1u);
+  EXPECT_EQ(read(bytes).size(), 1u);
 }
 
 TEST(Reader, TooFewStringsIsAnErrorWithOffset) {
@@ -129,8 +127,8 @@ TEST(Reader, FuzzLimitsBoundExtRst) {
 
 TEST(Reader, ExtSstCheckFindsWrongPositions) {
   SstTable table;
-  for (int i = 0; i < 20; ++i) table.strings.push_back({std::u16string(static_cast<std::size_t>(i), u'x'), {}, {}});
-  table.total_refs = 20;
+  for (int i = 0; i < 20; ++i) table.append(SstString{std::u16string(static_cast<std::size_t>(i), u'x'), {}, {}});
+  table.set_total_refs(20);
   const SstFile file = read_sst_file(sst_bytes(table));
   ASSERT_TRUE(file.extsst);
   EXPECT_TRUE(check_extsst(*file.extsst, file.string_starts).empty());

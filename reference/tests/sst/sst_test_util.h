@@ -16,10 +16,10 @@ inline SstString text(std::u16string t) {
   return s;
 }
 
-inline SstTable table_of(std::vector<SstString> strings) {
+inline SstTable table_of(const std::vector<SstString>& strings) {
   SstTable table;
-  table.strings = std::move(strings);
-  table.total_refs = static_cast<std::uint32_t>(table.strings.size());
+  for (const SstString& s : strings) table.append(s);
+  table.set_total_refs(table.size());
   return table;
 }
 

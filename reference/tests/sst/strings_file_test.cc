@@ -5,6 +5,7 @@
 #include "docconform/error.h"
 #include "docconform/sst/generate.h"
 #include "docconform/sst/strings_file.h"
+#include "sst_test_util.h"
 
 namespace docconform::sst {
 namespace {
@@ -19,9 +20,10 @@ TEST(StringsFile, EveryUtf16StringRoundTrips) {
   SstString rich{u"rich", std::vector<FormatRun>{{0, 1}, {2, 5}}, std::string("\x01\x00\xFF", 3)};
   strings.push_back(rich);
   strings.push_back({u"no runs", std::vector<FormatRun>{}, {}});
-  const std::string text = format_strings_jsonl(strings);
+  const SstTable table = testing::table_of(strings);
+  const std::string text = format_strings_jsonl(table);
   EXPECT_NE(text.find("\\uD800"), std::string::npos);
-  EXPECT_EQ(parse_strings_jsonl(text), strings);
+  EXPECT_EQ(parse_strings_jsonl(text), table);
 }
 
 TEST(StringsFile, GeneratedMixesRoundTrip) {
@@ -35,6 +37,7 @@ TEST(StringsFile, AcceptsOrdinaryJson) {
   const auto strings = parse_strings_jsonl("\"a\\/b\\n\\t\\u00e9\"\n\n  {\"runs\": [], \"s\": \"x\"}  \r\n");
   ASSERT_EQ(strings.size(), 2u);
   EXPECT_EQ(strings[0].text, u"a/b\n\t\u00E9");
+  EXPECT_EQ(strings.total_refs(), 2u);
   EXPECT_TRUE(strings[1].runs && strings[1].runs->empty());
 }
 
@@ -51,14 +54,29 @@ TEST(StringsFile, ErrorsNameLineAndOffset) {
   }
 }
 
+TEST(StringsFile, StringsTheLimitsRefuseNameTheirLine) {
+  Limits limits;
+  limits.max_ext_rst_bytes = 1;
+  try {
+    parse_strings_jsonl("\"ok\"\n{\"s\":\"a\",\"ext\":\"0102\"}\n", "f.jsonl", limits);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::limit);
+    EXPECT_EQ(e.context().part, "line 2");
+    EXPECT_EQ(e.context().offset, 5u);
+  }
+}
+
 TEST(Generate, DeterministicUniqueAndShaped) {
   const auto a = generate_strings(2000, Mix::mixed, 5);
   EXPECT_EQ(a, generate_strings(2000, Mix::mixed, 5));
   EXPECT_NE(a, generate_strings(2000, Mix::mixed, 6));
-  std::set<std::u16string> seen;
-  for (const auto& s : a) EXPECT_TRUE(seen.insert(s.text).second);
-  for (const auto& s : generate_strings(300, Mix::latin1, 1)) {
-    for (const char16_t c : s.text) EXPECT_LE(c, 0xFF);
+  EXPECT_EQ(a.total_refs(), 2000u);
+  std::set<std::u16string_view> seen;
+  for (std::size_t i = 0; i < a.size(); ++i) EXPECT_TRUE(seen.insert(a[i].text).second);
+  const SstTable latin1 = generate_strings(300, Mix::latin1, 1);
+  for (std::size_t i = 0; i < latin1.size(); ++i) {
+    for (const char16_t c : latin1[i].text) EXPECT_LE(c, 0xFF);
   }
   EXPECT_THROW(parse_mix("klingon"), Error);
 }

@@ -47,8 +47,8 @@ SstTable boundary_sweep(std::uint64_t seed, std::size_t count) {
     }
     strings.push_back(std::move(s));
   }
-  SstTable table = table_of(std::move(strings));
-  table.total_refs = static_cast<std::uint32_t>(count + seed);
+  SstTable table = table_of(strings);
+  table.set_total_refs(count + seed);
   return table;
 }
 
@@ -64,7 +64,7 @@ TEST(WriterEquivalence, FastEqualsNaiveOnBoundarySweeps) {
 TEST(WriterEquivalence, FastEqualsNaiveOnEveryMix) {
   for (const Mix mix : {Mix::ascii, Mix::latin1, Mix::cjk, Mix::emoji, Mix::rich, Mix::mixed}) {
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {
-      SstTable table = table_of(generate_strings(5000, mix, seed));
+      const SstTable table = generate_strings(5000, mix, seed);
       const std::string fast = sst_bytes(table, WriterKind::fast);
       ASSERT_EQ(sha256_hex(fast), sha256_hex(sst_bytes(table, WriterKind::naive)));
       ASSERT_EQ(read_sst_file(fast).table, table);
@@ -73,7 +73,7 @@ TEST(WriterEquivalence, FastEqualsNaiveOnEveryMix) {
 }
 
 TEST(WriterEquivalence, LargeSetFastEqualsNaive) {
-  const SstTable table = table_of(generate_strings(1u << 17, Mix::mixed, 7));
+  const SstTable table = generate_strings(1u << 17, Mix::mixed, 7);
   const std::string fast = sst_bytes(table, WriterKind::fast);
   EXPECT_EQ(sha256_hex(fast), sha256_hex(sst_bytes(table, WriterKind::naive)));
   const SstFile file = read_sst_file(fast);
@@ -84,7 +84,7 @@ TEST(WriterEquivalence, LargeSetFastEqualsNaive) {
 
 TEST(WriterEquivalence, ExtSstFollowsTheSpecFormula) {
   for (const std::size_t count : {0u, 1u, 7u, 8u, 9u, 1023u, 1024u, 1025u, 5000u}) {
-    const SstTable table = table_of(generate_strings(count, Mix::mixed, count));
+    const SstTable table = generate_strings(count, Mix::mixed, count);
     const SstFile file = read_sst_file(sst_bytes(table, WriterKind::naive));
     ASSERT_TRUE(file.extsst.has_value());
     EXPECT_EQ(file.extsst->dsst, std::max<std::size_t>(count / 128 + 1, 8));
@@ -94,7 +94,7 @@ TEST(WriterEquivalence, ExtSstFollowsTheSpecFormula) {
 }
 
 TEST(WriterEquivalence, ExtSstPositionsAreAbsoluteInTheStream) {
-  const SstTable table = table_of(generate_strings(3000, Mix::cjk, 3));
+  const SstTable table = generate_strings(3000, Mix::cjk, 3);
   auto sink = make_memory_sink();
   const std::uint8_t before[5] = {1, 2, 3, 4, 5};
   std::memcpy(sink->claim(5), before, 5);
@@ -102,7 +102,7 @@ TEST(WriterEquivalence, ExtSstPositionsAreAbsoluteInTheStream) {
   const std::string bytes(sink->bytes());
   for (std::size_t k = 0; k < result.extsst.buckets.size(); ++k) {
     const ExtSstEntry& e = result.extsst.buckets[k];
-    const std::u16string& first = table.strings[k * result.extsst.dsst].text;
+    const std::u16string_view first = table[k * result.extsst.dsst].text;
     // ib lands on the string's cch; ib - cbOffset on a record header.
     EXPECT_EQ(static_cast<std::uint8_t>(bytes[e.ib]) | (static_cast<std::uint8_t>(bytes[e.ib + 1]) << 8), first.size());
     const std::uint16_t type = static_cast<std::uint8_t>(bytes[e.ib - e.cb_offset]);
@@ -159,7 +159,7 @@ TEST(WriterEquivalence, EverySinkWritesTheSameBytes) {
 TEST(WriterEquivalence, RandomAccessFileBackPatchesFlushedHeaders) {
   // A record longer than nothing else in the buffer: more than 1 MiB of unknown-length records
   // forces headers out of the buffer before their lengths are known.
-  const SstTable table = table_of(generate_strings(60000, Mix::cjk, 5));
+  const SstTable table = generate_strings(60000, Mix::cjk, 5);
   const std::string expected = sst_bytes(table, WriterKind::fast);
   ASSERT_GT(expected.size(), 2u << 20);
   const std::string path = (std::filesystem::temp_directory_path() / ("sst_patch_" + std::to_string(::getpid()))).string();

@@ -3,7 +3,6 @@
 
 #include <cstdint>
 #include <string_view>
-#include <vector>
 
 #include "docconform/sst/model.h"
 
@@ -17,7 +16,8 @@ namespace docconform::sst {
 enum class Mix { ascii, latin1, cjk, emoji, rich, mixed };
 Mix parse_mix(std::string_view name);  // throws Error(usage)
 
-std::vector<SstString> generate_strings(std::size_t count, Mix mix, std::uint64_t seed);
+// A table of `count` strings whose cstTotal is `count`.
+SstTable generate_strings(std::size_t count, Mix mix, std::uint64_t seed);
 
 // A well-formed ExtRst block [MS-XLS 2.5.109] carrying `phonetic` with one phonetic run.
 std::string make_ext_rst(std::u16string_view phonetic, std::uint16_t font);

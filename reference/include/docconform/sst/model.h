@@ -1,10 +1,17 @@
 // The BIFF8 shared string table as data: UTF-16 strings with optional rich-text runs and
 // optional raw phonetic (ExtRst) bytes, plus the record constants and limits of the format.
+//
+// SstTable is a packed string pool: all texts in one char16_t buffer, all runs in one FormatRun
+// buffer, all ExtRst blocks in one byte buffer, and a 24-byte entry per string. Writers walk a
+// million strings as a few sequential streams instead of a million scattered heap blocks, and
+// every string is checked against the limits once, when it is appended.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,17 +34,93 @@ struct FormatRun {
   friend bool operator==(const FormatRun&, const FormatRun&) = default;
 };
 
+// One string, borrowed (from a table, or from an SstString): valid while its owner is unchanged.
+struct SstStringView {
+  std::u16string_view text;
+  std::optional<std::span<const FormatRun>> runs;  // present = fRichSt set (possibly with 0 runs)
+  std::optional<std::string_view> ext_rst;         // present = fExtSt set; raw ExtRst bytes
+  friend bool operator==(const SstStringView& a, const SstStringView& b);
+};
+
+// One string, owned: what generators, parsers and tests build before appending it to a table.
 struct SstString {
-  std::u16string text;                          // at most 65,535 code units
-  std::optional<std::vector<FormatRun>> runs;   // present = fRichSt set (possibly with 0 runs)
-  std::optional<std::string> ext_rst;           // present = fExtSt set; raw ExtRst bytes
+  std::u16string text;
+  std::optional<std::vector<FormatRun>> runs;
+  std::optional<std::string> ext_rst;
+  operator SstStringView() const;  // the one conversion between the two forms
   friend bool operator==(const SstString&, const SstString&) = default;
 };
 
-struct SstTable {
-  std::uint32_t total_refs = 0;  // cstTotal: references from cells (informational)
-  std::vector<SstString> strings;
-  friend bool operator==(const SstTable&, const SstTable&) = default;
+struct Limits {
+  std::size_t max_strings = 8'000'000;         // keeps the EXTSST bucket size within 16 bits
+  std::size_t max_ext_rst_bytes = 1u << 20;    // per string
+  std::size_t max_runs = 65'535;               // per string (cRun is 16-bit)
+  std::size_t max_stream_bytes = 1u << 30;     // CFB stream / record input size
+  // Code units + 4 x runs + ExtRst bytes of a whole table: a lower bound of its SST size, whose
+  // EXTSST stream positions are 32-bit (and so are the table's offsets).
+  std::size_t max_table_bytes = 0xFFFFFFFF;
+
+  static Limits fuzz() {
+    Limits limits;
+    limits.max_strings = 1u << 16;
+    limits.max_ext_rst_bytes = 1u << 16;
+    limits.max_stream_bytes = 1u << 24;
+    limits.max_table_bytes = 1u << 24;
+    return limits;
+  }
+};
+
+class SstTable {
+ public:
+  explicit SstTable(const Limits& limits = {}) : limits_(limits) {}
+
+  std::size_t size() const { return entries_.size(); }
+  bool empty() const { return entries_.empty(); }
+  SstStringView operator[](std::size_t i) const {
+    const Entry& e = entries_[i];
+    SstStringView s{{text_.data() + e.text_at, e.length}, std::nullopt, std::nullopt};
+    if (e.flags & flag_rich_st) s.runs.emplace(runs_.data() + e.runs_at, e.run_count);
+    if (e.flags & flag_ext_st) s.ext_rst.emplace(ext_rst_.data() + e.ext_at, e.ext_size);
+    return s;
+  }
+
+  // The string's option flags as the SST stores them: fHighByte (some code unit is above 0xFF,
+  // found once when the string is appended, as POI's UnicodeString does), fExtSt, fRichSt.
+  std::uint8_t flags(std::size_t i) const { return entries_[i].flags; }
+
+  // Copies s into the pool. Throws Error(usage) naming the string when the writers could not
+  // encode it (more than 65,535 code units or runs) or it breaks a limit.
+  void append(const SstStringView& s);
+  void reserve(std::size_t strings, std::size_t text_units);
+
+  // cstTotal: references from cells (informational), at most 2^31-1.
+  std::uint32_t total_refs() const { return total_refs_; }
+  void set_total_refs(std::uint64_t refs);
+
+  const Limits& limits() const { return limits_; }
+
+  // Same strings in the same order, same cstTotal (the limits are not compared).
+  friend bool operator==(const SstTable& a, const SstTable& b);
+
+ private:
+  struct Entry {
+    std::uint32_t text_at = 0;  // first code unit in text_
+    std::uint32_t runs_at = 0;  // first run in runs_
+    std::uint32_t ext_at = 0;   // first byte in ext_rst_
+    std::uint32_t ext_size = 0;
+    std::uint16_t length = 0;
+    std::uint16_t run_count = 0;
+    std::uint8_t flags = 0;  // flag_high_byte, flag_rich_st, flag_ext_st
+    friend bool operator==(const Entry&, const Entry&) = default;
+  };
+
+  Limits limits_;
+  std::uint32_t total_refs_ = 0;
+  std::vector<Entry> entries_;
+  std::u16string text_;
+  std::vector<FormatRun> runs_;
+  std::string ext_rst_;
+  std::uint64_t table_bytes_ = 0;  // against limits_.max_table_bytes
 };
 
 // One EXTSST bucket [MS-XLS 2.4.107]: where the first string of a bucket starts.
@@ -57,36 +140,24 @@ struct ExtSst {
 // at least `keep` free bytes and is then written in pieces of `unit` bytes, each piece whole.
 // A well-formed ExtRst [MS-XLS 2.5.109] (reserved 1, consistent sizes) is cut as POI cuts it:
 // the 8-byte block, the 6-byte RPHSSub header, the phonetic text (kept together when it fits
-// in a record, else split between characters), each 6-byte phonetic run, any trailing bytes.
-// Any other block: its first 8 bytes, the next 6, then 2-byte pieces.
+// in a record, else split between characters), the 6-byte phonetic runs (each whole), any
+// trailing bytes. Any other block: its first 8 bytes, the next 6, then 2-byte pieces.
 struct ExtRstSegment {
   std::size_t size = 0;
   std::size_t keep = 0;
   std::size_t unit = 0;
 };
-std::vector<ExtRstSegment> ext_rst_segments(std::string_view ext);
+// At most five segments: a fixed array, so the writers allocate nothing per string.
+struct ExtRstSegments {
+  std::array<ExtRstSegment, 5> items;
+  std::size_t count = 0;
+  const ExtRstSegment* begin() const { return items.data(); }
+  const ExtRstSegment* end() const { return items.data() + count; }
+};
+ExtRstSegments ext_rst_segments(std::string_view ext);
 
 // Strings per EXTSST bucket and bucket count, the spec formula (what Excel writes).
 std::uint16_t extsst_bucket_size(std::size_t unique_strings);
 std::size_t extsst_bucket_count(std::size_t unique_strings);
-
-struct Limits {
-  std::size_t max_strings = 8'000'000;         // keeps the EXTSST bucket size within 16 bits
-  std::size_t max_ext_rst_bytes = 1u << 20;    // per string
-  std::size_t max_runs = 65'535;               // per string (cRun is 16-bit)
-  std::size_t max_stream_bytes = 1u << 30;     // CFB stream / record input size
-
-  static Limits fuzz() {
-    Limits limits;
-    limits.max_strings = 1u << 16;
-    limits.max_ext_rst_bytes = 1u << 16;
-    limits.max_stream_bytes = 1u << 24;
-    return limits;
-  }
-};
-
-// Throws Error(usage) naming the first string the writers cannot encode: more than 65,535
-// code units or runs, an ExtRst larger than the limit, more strings than the limit.
-void validate_for_write(const SstTable& table, const Limits& limits = {});
 
 }  // namespace docconform::sst

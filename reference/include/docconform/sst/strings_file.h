@@ -7,13 +7,14 @@
 
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "docconform/sst/model.h"
 
 namespace docconform::sst {
 
-std::vector<SstString> parse_strings_jsonl(std::string_view text, const std::string& label = {});
-std::string format_strings_jsonl(const std::vector<SstString>& strings);
+// The strings as a table (cstTotal = their count); a string the table's limits refuse is
+// Error(limit) naming its line.
+SstTable parse_strings_jsonl(std::string_view text, const std::string& label = {}, const Limits& limits = {});
+std::string format_strings_jsonl(const SstTable& strings);
 
 }  // namespace docconform::sst

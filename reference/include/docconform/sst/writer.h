@@ -33,12 +33,10 @@ struct WriteResult {
 
 // Writes the records into sink (which the caller finishes). stream_offset is the position of
 // the SST record header in the Workbook stream: the base of the EXTSST stream positions.
-WriteResult write_sst_naive(const SstTable& table, RecordSink& sink, std::uint32_t stream_offset = 0,
-                            const Limits& limits = {});
-WriteResult write_sst_fast(const SstTable& table, RecordSink& sink, std::uint32_t stream_offset = 0,
-                           const Limits& limits = {});
-WriteResult write_sst(WriterKind kind, const SstTable& table, RecordSink& sink, std::uint32_t stream_offset = 0,
-                      const Limits& limits = {});
+// The table's limits were checked as its strings were appended: every table can be written.
+WriteResult write_sst_naive(const SstTable& table, RecordSink& sink, std::uint32_t stream_offset = 0);
+WriteResult write_sst_fast(const SstTable& table, RecordSink& sink, std::uint32_t stream_offset = 0);
+WriteResult write_sst(WriterKind kind, const SstTable& table, RecordSink& sink, std::uint32_t stream_offset = 0);
 
 // The records in memory.
 std::string sst_bytes(const SstTable& table, WriterKind kind = WriterKind::fast);

@@ -5,7 +5,6 @@
 
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "docconform/sst/model.h"
 #include "docconform/sst/writer.h"
@@ -21,11 +20,11 @@ struct XlsOptions {
   std::size_t columns_per_sheet = xls_columns_per_sheet;
 };
 
-// Cell i holds strings[i], column by column: with R rows and C columns per sheet, sheet
+// Cell i holds cells[i], column by column: with R rows and C columns per sheet, sheet
 // i / (R*C), column (i % (R*C)) / R, row i % R. Equal strings share one SST entry (cstTotal
 // counts cells, cstUnique the entries).
-std::string write_xls_stream(const std::vector<SstString>& cells, const XlsOptions& options = {});
-std::string write_xls(const std::vector<SstString>& cells, const XlsOptions& options = {});
+std::string write_xls_stream(const SstTable& cells, const XlsOptions& options = {});
+std::string write_xls(const SstTable& cells, const XlsOptions& options = {});
 
 // The shared string table of a BIFF8 workbook file (CFB + Workbook stream); an empty table when
 // the workbook has no SST. BIFF5/7 workbooks and encrypted ones are Error(unsupported).
