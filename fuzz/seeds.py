@@ -44,7 +44,7 @@ def cfb_container():
             trip("Book", bytes(range(256)) * 20),          # 5,120 bytes: above the cutoff
             trip("", b"x"),                                 # empty name
             trip("Workbook", b"ab", large=4096),            # exactly the cutoff
-            trip("W", b"\x01\x02\x03", large=7 << 20),      # 7 MiB: DIFAT sectors
+            trip("W", b"\x01\x02\x03", large=300 << 10),    # 300 KiB: several FAT sectors
             trip("a/b", b"forbidden name")]
 
 

@@ -38,6 +38,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -220,6 +221,45 @@ void XMLCALL on_text(void* user, const XML_Char* s, int length) {
   if (e->reading()) e->text.append(s, static_cast<std::size_t>(length));
 }
 
+// Whether xml[pos] is character data: not inside a tag, comment, CDATA section or PI. Expat
+// accepted everything before its error, so this plain walk reads that prefix as expat did.
+bool in_character_data(const std::string& xml, std::size_t pos) {
+  static const char* const skipped[][2] = {{"<!--", "-->"}, {"<![CDATA[", "]]>"}, {"<?", "?>"}};
+  std::size_t i = 0;
+  while (i < pos) {
+    if (xml[i] != '<') {
+      ++i;
+      continue;
+    }
+    std::size_t next = std::string::npos;
+    bool found = false;
+    for (const auto& s : skipped) {
+      if (xml.compare(i, std::strlen(s[0]), s[0]) != 0) continue;
+      const std::size_t close = xml.find(s[1], i + std::strlen(s[0]));
+      next = close == std::string::npos ? close : close + std::strlen(s[1]);
+      found = true;
+      break;
+    }
+    if (!found) {  // a tag; '>' may appear inside quoted attribute values
+      char quote = 0;
+      std::size_t k = i + 1;
+      for (; k < xml.size(); ++k) {
+        if (quote != 0) {
+          if (xml[k] == quote) quote = 0;
+        } else if (xml[k] == '"' || xml[k] == '\'') {
+          quote = xml[k];
+        } else if (xml[k] == '>') {
+          break;
+        }
+      }
+      next = k < xml.size() ? k + 1 : std::string::npos;
+    }
+    if (next == std::string::npos || next > pos) return false;
+    i = next;
+  }
+  return true;
+}
+
 struct ExpatResult {
   bool ok = false;
   bool reference_read = false;  // rejected at a reference the content model reads
@@ -244,13 +284,7 @@ ExpatResult run_expat(const Document& doc) {
       const std::size_t from = doc.xml.find_last_of("&;<>", static_cast<std::size_t>(error_at));
       if (from != std::string::npos && doc.xml[from] == '&') amp = from;
     }
-    if (amp != std::string::npos) {
-      // Inside a tag (an attribute value) when the last '<' before it is after the last '>'.
-      const std::string_view before(doc.xml.data(), amp);
-      const std::size_t lt = before.rfind('<'), gt = before.rfind('>');
-      const bool in_tag = lt != std::string_view::npos && (gt == std::string_view::npos || lt > gt);
-      r.reference_read = !in_tag && r.expected.reading();
-    }
+    r.reference_read = amp != std::string::npos && in_character_data(doc.xml, amp) && r.expected.reading();
   }
   XML_ParserFree(parser);
   return r;
