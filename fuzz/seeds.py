@@ -54,7 +54,8 @@ def xml_text_decoding():
               b"\x00_x000D__x005F_x0041__xD83D__xDE00_", b"\x01\xc3\xa9\xe4\xb8\xad\xf0\x9f\x98\x80",
               b"\x00</t><t>second", b"\x02<?pi?>&#10;&#13;&#9;"]
     seeds = []
-    for mode in (0x00, 0x01, 0x02, 0x06):  # shared strings whole, worksheet, split at 32/128 bytes
+    # shared strings whole, worksheet, split at 32/128 bytes; 0x10: text kept to XML characters
+    for mode in (0x00, 0x01, 0x02, 0x06, 0x10, 0x11, 0x16):
         seeds.append(bytes([mode]) + b"\xff".join(pieces))
     seeds.append(b"\x00\x00&#000000000065;")
     seeds.append(b"\x01\x00\xc0\xaf passthrough")

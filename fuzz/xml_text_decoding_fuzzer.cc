@@ -3,10 +3,12 @@
 // OOXML `_xHHHH_` escapes — decoded by our scanner (xml_scanner.h, xml_text.h, rich_text.h)
 // against expat plus a separately written `_xHHHH_` decoder.
 //
-// Input: byte 0 picks the part (bit 0: shared strings or worksheet) and, for shared strings, the
-// chunk size of the split parse (bits 1-3: none, or 16 x 2^k bytes). The rest, split at 0xFF
-// bytes, gives one item per piece: the piece's first byte picks a shape, the rest is inserted
-// verbatim as text (so it may hold references, CDATA, comments, PIs and markup):
+// Input: byte 0 picks the part (bit 0: shared strings or worksheet), for shared strings the
+// chunk size of the split parse (bits 1-3: none, or 16 x 2^k bytes), and whether text is kept to
+// characters XML allows (bit 4: C0 controls other than TAB, LF, CR and ill-formed UTF-8 dropped,
+// so that most documents are well-formed and their values get compared). The rest, split at
+// 0xFF bytes, gives one item per piece: the piece's first byte picks a shape, the rest is
+// inserted as text (so it may hold references, CDATA, comments, PIs and markup):
 //   shared strings  <si><t>T</t></si> | <si><t>T</t><r><rPr><b/></rPr><t>T</t></r></si> |
 //                   <si><t>T</t><rPh sb="0" eb="1"><t>T</t></rPh></si> | <si><r><t>T</t></r>T</si>
 //   worksheet       <c t="inlineStr"><is><t>T</t></is></c> | <c t="str"><v>T</v></c> |
@@ -46,6 +48,7 @@
 #include "../reference/xlsx/parts.h"
 #include "../reference/xlsx/sheet_parser.h"
 #include "docconform/error.h"
+#include "docconform/utf8.h"
 #include "fuzz_check.h"
 
 namespace {
@@ -63,11 +66,26 @@ struct Document {
   std::size_t elements = 0;  // start tags the framing wrote
 };
 
+std::string text(const std::uint8_t* data, std::size_t size, bool clean) {
+  if (!clean) return std::string(reinterpret_cast<const char*>(data), size);
+  std::string out;
+  for (std::size_t i = 0; i < size;) {
+    const std::uint8_t b = data[i];
+    const std::size_t length = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+    const bool keep = length == 1 ? b >= 0x20 || b == '\t' || b == '\n' || b == '\r'
+                                  : i + length <= size && docconform::is_valid_utf8(data + i, length);
+    if (keep) out.append(reinterpret_cast<const char*>(data + i), length);
+    i += keep ? length : 1;
+  }
+  return out;
+}
+
 Document frame(const std::uint8_t* data, std::size_t size) {
   Document d;
   d.sheet = (data[0] & 1) != 0;
   const unsigned k = (data[0] >> 1) & 7;
   d.chunk_bytes = k == 0 ? 0 : std::size_t{16} << k;
+  const bool clean = (data[0] & 0x10) != 0;
   d.xml = "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n";
   const char* ns = " xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\">";
   d.xml += d.sheet ? std::string("<worksheet") + ns + "<sheetData><row r=\"1\">" : std::string("<sst") + ns;
@@ -77,7 +95,7 @@ Document frame(const std::uint8_t* data, std::size_t size) {
     std::size_t stop = at;
     while (stop < size && data[stop] != 0xFF) ++stop;
     const unsigned shape = stop > at ? data[at] % 4 : 0;
-    const std::string t = stop > at ? std::string(reinterpret_cast<const char*>(data + at + 1), stop - at - 1) : "";
+    const std::string t = stop > at ? text(data + at + 1, stop - at - 1, clean) : "";
     static const char* const sst_shapes[][2] = {
         {"<si><t>", "</t></si>"}, {"<si><t>", "</t><r><rPr><b/></rPr><t>"}, {"<si><t>", "</t><rPh sb=\"0\" eb=\"1\"><t>"},
         {"<si><r><t>", "</t></r>"}};
