@@ -4,9 +4,10 @@
 // 1. Any bytes as a Compound File, read with the fuzz limits: only docconform::Error escapes
 //    (from the constructor or from read_stream), and what is read is consistent: a stream that
 //    reads has exactly its entry's size, reads the same twice, and find_stream of its name
-//    finds a stream entry of that name (ASCII case ignored) at or before it. Work is bounded by
-//    the limits: libFuzzer's -timeout and -rss_limit_mb turn a
-//    runaway chain walk or allocation into a finding.
+//    finds a stream entry of that name (ASCII case ignored) at or before it. Work must stay
+//    bounded: libFuzzer's -timeout and -rss_limit_mb turn a runaway chain walk or allocation
+//    into a finding. (Reading every stream, as here, costs at most entries x FAT length; the
+//    .xls reader reads one.)
 //
 // 2. A round trip through the writer, with the stream described by the input:
 //      byte 0        name length L (mod 32), then L UTF-16LE code units
