@@ -20,8 +20,8 @@
 // The oracle reads the same part with expat and computes each value by the content model: a
 // shared string or inline string is the concatenation of the character data directly inside
 // every <t> child of the container and every <t> child of an <r> child, each `_xHHHH_`
-// decoded; a str cell is its last <v>'s character data, decoded the same way; elements are
-// matched by local name. Checks:
+// decoded; a str cell is its last <v>'s character data, decoded the same way; a cell's formula
+// is its last <f>'s character data, not decoded; elements are matched by local name. Checks:
 //   - expat accepts: ours accepts (unless it reports a limit) with the same values, in order.
 //   - expat rejects inside a reference ('&' ... up to the offending byte) in character data
 //     that the content model reads: ours rejects too.
