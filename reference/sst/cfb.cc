@@ -51,6 +51,10 @@ char16_t ascii_upper(char16_t c) { return c >= u'a' && c <= u'z' ? static_cast<c
 
 std::string write_cfb(std::string_view stream, std::u16string_view name) {
   if (name.size() > 31) throw Error(ErrorKind::usage, {}, "CFB entry names have at most 31 characters");
+  // MS-CFB 2.6.1; a U+0000 would also end the name early for every reader.
+  if (name.find_first_of(std::u16string_view(u"\0/\\:!", 5)) != std::u16string_view::npos) {
+    throw Error(ErrorKind::usage, {}, "CFB entry names may not contain U+0000, '/', '\\', ':' or '!'");
+  }
   if (stream.size() > 0xFFFFFFFFu - 4096) throw Error(ErrorKind::usage, {}, "stream too large for a version 3 CFB");
   // Padding to the mini stream cutoff keeps the stream in regular sectors.
   const std::size_t size = std::max<std::size_t>(stream.size(), 4096);

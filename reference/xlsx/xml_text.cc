@@ -49,7 +49,9 @@ void append_resolved(Span raw, bool attribute, std::uint64_t offset, std::string
     }
     const std::uint64_t at = offset + static_cast<std::uint64_t>(p - raw.data);
     const auto* semi = static_cast<const std::uint8_t*>(std::memchr(p, ';', static_cast<std::size_t>(end - p)));
-    if (semi == nullptr || semi - p > 12) bad_reference(at, "malformed reference: '&' without ';'");
+    // No cap on the length: a character reference may carry any number of leading zeros, and
+    // each reference consumes the bytes up to its ';', so the work stays linear.
+    if (semi == nullptr) bad_reference(at, "malformed reference: '&' without ';'");
     const std::string_view name(reinterpret_cast<const char*>(p + 1), static_cast<std::size_t>(semi - p - 1));
     if (name == "amp") out += '&';
     else if (name == "lt") out += '<';

@@ -57,6 +57,15 @@ TEST(Cfb, BrokenContainersAreFormatErrors) {
   EXPECT_THROW(reader.read_stream(1), Error);
 }
 
+TEST(Cfb, WriterRejectsNamesMsCfbForbids) {
+  for (const std::u16string& name : {std::u16string(u"a\0b", 3), std::u16string(u"a/b"), std::u16string(u"a\\b"),
+                                     std::u16string(u"a:b"), std::u16string(u"a!b")}) {
+    EXPECT_THROW(write_cfb("x", name), Error);
+  }
+  const std::string file = write_cfb("x", u"Book 1 (copy)");
+  EXPECT_TRUE(CfbReader(file).find_stream(u"book 1 (COPY)"));
+}
+
 SstTable cells(std::initializer_list<std::u16string_view> texts) {
   SstTable out;
   for (const auto t : texts) out.append({t, std::nullopt, std::nullopt});

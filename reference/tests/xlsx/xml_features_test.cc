@@ -30,6 +30,13 @@ TEST(XlsxXml, EntityAndCharacterReferencesAndCdata) {
             "cell A1 s \"&<>\\\"'\\u000A\\uD83D\\uDE00<row r=\\\"5\\\">&amp;\"\n");
 }
 
+TEST(XlsxXml, CharacterReferencesMayHaveLeadingZeros) {
+  // XML 1.0 CharRef is '&#' [0-9]+ ';': the length of the digits is not limited.
+  EXPECT_EQ(cells(sheet("<row r=\"1\"><c r=\"A1\" t=\"str\"><v>&#000000000065;&#x0000000000042;</v></c></row>")),
+            "cell A1 s \"AB\"\n");
+  EXPECT_THROW(cells(sheet("<row r=\"1\"><c r=\"A1\" t=\"str\"><v>&#0000000000000000000000;</v></c></row>")), Error);
+}
+
 TEST(XlsxXml, LineEndsAreNormalizedAndSpaceIsKept) {
   EXPECT_EQ(cells(sheet("<row r=\"1\"><c r=\"A1\" t=\"inlineStr\"><is><t xml:space=\"preserve\">  a\r\nb\rc  </t>"
                         "</is></c><c r=\"B1\" t=\"inlineStr\"><is><t> d </t></is></c></row>")),
