@@ -82,6 +82,7 @@ RowReader::RowReader(const std::string& path, std::size_t sheet_index, const Row
   }
   s.context.shared_strings = s.workbook.shared_strings.items.size();
   s.context.limits = scan_limits(options.limits);
+  s.context.max_row_bytes = options.limits.max_row_bytes;
   if (of_sheet[sheet_index] == static_cast<std::size_t>(-1)) {
     s.finished = true;  // a chartsheet has no rows
     return;

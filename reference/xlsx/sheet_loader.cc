@@ -125,7 +125,8 @@ class Pipeline {
  public:
   Pipeline(const Package& package, std::vector<SheetWork>& sheets, const SheetParseContext& context,
            const LoadOptions& options)
-      : package_(package), sheets_(sheets), context_(context), target_(effective_chunk(options)) {
+      : package_(package), sheets_(sheets), context_(context), target_(effective_chunk(options)),
+        max_row_bytes_(options.limits.max_row_bytes) {
     std::uint64_t estimate = 0;
     for (const auto& s : sheets) {
       const auto index = package.find(s.part);
@@ -228,7 +229,16 @@ class Pipeline {
         const std::size_t from = sheet.searched > 64 ? sheet.searched - 64 : 0;
         const std::size_t length = next_split(data, sheet.pending.size(), target_, from);
         sheet.searched = sheet.pending.size();
-        if (length == 0) continue;
+        if (length == 0) {
+          // No row start since pending's start (a row start or the part's start), but a tag may
+          // straddle the end: the parser rejects this gap too, so stop before holding more.
+          if (sheet.pending.size() > max_row_bytes_ + 64) {
+            package_.fail(ErrorKind::limit, sheet.part, sheet.pending_base + sheet.pending.size(),
+                          "more than max_row_bytes (" + std::to_string(max_row_bytes_) +
+                              ") of sheet XML without a row start");
+          }
+          continue;
+        }
         sheet.searched = 0;
         ChunkJob job;
         job.size = length;
@@ -254,6 +264,7 @@ class Pipeline {
   std::vector<SheetWork>& sheets_;
   const SheetParseContext& context_;
   std::size_t target_;
+  std::uint64_t max_row_bytes_;
   unsigned threads_ = 1;
   std::size_t max_ready_ = 2;
   std::mutex mutex_;
