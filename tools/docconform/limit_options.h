@@ -60,7 +60,8 @@ class LimitOptions {
 
  private:
   static std::uint64_t get(const L& l, const LimitField<L>& f) {
-    return std::visit([&l](auto member) { return static_cast<std::uint64_t>(l.*member); }, f.field);
+    if (const auto* narrow = std::get_if<std::uint32_t L::*>(&f.field)) return l.**narrow;
+    return l.*std::get<std::uint64_t L::*>(f.field);
   }
 
   std::vector<LimitField<L>> fields_;
