@@ -29,7 +29,7 @@ class LimitOptions {
 
   void add_to(CLI::App* app) {
     std::string help = "Override a limit (repeatable; K/M/G suffixes). Names and defaults:";
-    const L defaults{};
+    static const L defaults{};
     for (const auto& f : fields_) help += std::string(" ") + f.name + "=" + std::to_string(get(defaults, f));
     app->add_option("--limit", overrides_, help)->type_name("NAME=VALUE");
     app->add_flag("--fuzz-limits", fuzz_, "Start from the tight fuzzing profile (Limits::fuzz()) instead of the defaults");
