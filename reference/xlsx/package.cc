@@ -139,7 +139,7 @@ Package::Package(const std::uint8_t* data, std::size_t size, std::string label, 
   if (entries < 0) fail(ErrorKind::format, "", std::nullopt, "cannot read the zip central directory");
   if (static_cast<std::uint64_t>(entries) > limits_.max_zip_entries) {
     fail(ErrorKind::limit, "", std::nullopt,
-         "zip has " + std::to_string(entries) + " entries, over the limit of " + std::to_string(limits_.max_zip_entries));
+         "zip has " + std::to_string(entries) + " entries, over max_zip_entries (" + std::to_string(limits_.max_zip_entries) + ")");
   }
   names_.resize(static_cast<std::size_t>(entries));
   sizes_.resize(static_cast<std::size_t>(entries));
@@ -196,8 +196,8 @@ void Package::charge(std::uint64_t bytes, const std::string& part, std::uint64_t
   const std::uint64_t total = inflated_.fetch_add(bytes, std::memory_order_relaxed) + bytes;
   if (total > budget_) {
     fail(ErrorKind::limit, part, offset,
-         "inflated data exceeds the budget of " + std::to_string(budget_) + " bytes for a " + std::to_string(size_) +
-             "-byte file (zip bomb?)");
+         "inflated data exceeds the inflate budget of " + std::to_string(budget_) + " bytes for a " +
+             std::to_string(size_) + "-byte file (inflate_ratio x file size, within inflate_floor..inflate_cap; zip bomb?)");
   }
 }
 
@@ -218,13 +218,13 @@ PartStream::PartStream(const Package& package, const std::string& part, bool cha
   declared_ = package.declared_size(*index);
   if (declared_ > package.limits().max_part_bytes) {
     package.fail(ErrorKind::limit, part_, std::nullopt,
-                 "declared size " + std::to_string(declared_) + " exceeds the part limit of " +
-                     std::to_string(package.limits().max_part_bytes) + " bytes (zip bomb?)");
+                 "declared size " + std::to_string(declared_) + " exceeds max_part_bytes (" +
+                     std::to_string(package.limits().max_part_bytes) + "; zip bomb?)");
   }
   if (declared_ > package.budget()) {
     package.fail(ErrorKind::limit, part_, std::nullopt,
                  "declared size " + std::to_string(declared_) + " exceeds the inflate budget of " +
-                     std::to_string(package.budget()) + " bytes (zip bomb?)");
+                     std::to_string(package.budget()) + " bytes (inflate_ratio x file size, within inflate_floor..inflate_cap; zip bomb?)");
   }
   zip_ = package.acquire_handle();
   {
@@ -261,8 +261,8 @@ std::size_t PartStream::read(std::string& out, std::size_t max) {
   position_ += static_cast<std::uint64_t>(n);
   if (position_ > package_.limits().max_part_bytes) {
     package_.fail(ErrorKind::limit, part_, position_,
-                  "inflated part exceeds the limit of " + std::to_string(package_.limits().max_part_bytes) +
-                      " bytes (zip bomb?)");
+                  "inflated part exceeds max_part_bytes (" + std::to_string(package_.limits().max_part_bytes) +
+                      "; zip bomb?)");
   }
   if (charge_) package_.charge(static_cast<std::uint64_t>(n), part_, position_);
   return static_cast<std::size_t>(n);
