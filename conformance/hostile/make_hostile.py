@@ -64,11 +64,27 @@ def xlsx_huge_attribute():
 
 
 def xlsx_bomb_overlapping():
-    """64 sheets whose central-directory entries all point at one local entry of 128 MiB: 8 GiB of XML from 130 KB, each part honest and under every per-part limit."""
+    """64 sheets whose central-directory entries all point at one local entry of 8 MiB of rows:
+    512 MiB of XML from 30 KB, each part honest and under every per-part limit; only the
+    inflate budget, charged per part read, stops it."""
+    row = b"<row>" + b"<c><v>1</v></c>" * 16 + b"</row>"
+    rows = Deflated(SHEET_HEAD, row * 1024, (8 * MIB) // (len(row) * 1024), SHEET_TAIL)
     zip_file = ZipBuilder()
     for name, text in workbook_parts(64):
         zip_file.add(name, text.encode())
-    zip_file.add("xl/worksheets/sheet1.xml", stream=empty_rows(128 * MIB))
+    zip_file.add("xl/worksheets/sheet1.xml", stream=rows)
+    for i in range(2, 65):
+        zip_file.alias(f"xl/worksheets/sheet{i}.xml", "xl/worksheets/sheet1.xml")
+    return zip_file.bytes()
+
+
+def xlsx_bomb_empty_rows():
+    """64 overlapping entries of 1,048,576 empty rows each (6 MiB): the model costs 4 bytes per
+    byte of XML, the worst amplification under the inflate budget."""
+    zip_file = ZipBuilder()
+    for name, text in workbook_parts(64):
+        zip_file.add(name, text.encode())
+    zip_file.add("xl/worksheets/sheet1.xml", stream=Deflated(SHEET_HEAD, b"<row/>" * 1024, 1024, SHEET_TAIL))
     for i in range(2, 65):
         zip_file.alias(f"xl/worksheets/sheet{i}.xml", "xl/worksheets/sheet1.xml")
     return zip_file.bytes()
@@ -109,21 +125,25 @@ def plain_sheet():
 
 
 def xlsx_deep_sheet():
+    """100,000 nested elements in a worksheet."""
     return xlsx(workbook_parts(), [("xl/worksheets/sheet1.xml",
                                     Deflated(sheet_xml(nested(100_000)).encode(), b"", 0, b""), None)])
 
 
 def xlsx_deep_workbook():
+    """100,000 nested elements in the workbook part."""
     body = f"<workbook {NS}>{nested(100_000)}</workbook>"
     return xlsx(with_part("xl/workbook.xml", body), plain_sheet())
 
 
 def xlsx_deep_relationships():
+    """100,000 nested elements in the workbook's relationships part."""
     rels = dict(workbook_parts())["xl/_rels/workbook.xml.rels"].replace("</Relationships>", nested(100_000) + "</Relationships>")
     return xlsx(with_part("xl/_rels/workbook.xml.rels", rels), plain_sheet())
 
 
 def xlsx_deep_shared_strings():
+    """100,000 nested elements inside a shared string."""
     parts = workbook_parts(shared_strings=True)
     parts.append(("xl/sharedStrings.xml",
                   f'<sst {NS} count="1" uniqueCount="1"><si><t>x</t>{nested(100_000)}</si></sst>'))
@@ -136,6 +156,7 @@ LAUGHS = ('<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">'
 
 
 def xlsx_billion_laughs_shared_strings():
+    """Billion laughs (nine levels of ten entity references) in the shared strings part."""
     parts = workbook_parts(shared_strings=True)
     parts.append(("xl/sharedStrings.xml",
                   LAUGHS + f'<sst {NS} count="1" uniqueCount="1"><si><t>&lol9;</t></si></sst>'))
@@ -143,22 +164,26 @@ def xlsx_billion_laughs_shared_strings():
 
 
 def xlsx_billion_laughs_workbook():
+    """Billion laughs in the workbook part."""
     return xlsx(with_part("xl/workbook.xml", LAUGHS + dict(workbook_parts())["xl/workbook.xml"]), plain_sheet())
 
 
 def xlsx_external_entity():
+    """An external entity (SYSTEM file:///etc/passwd) referenced from a cell."""
     sheet = ('<?xml version="1.0"?><!DOCTYPE worksheet [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>'
              + sheet_xml('<row r="1"><c r="A1" t="inlineStr"><is><t>&xxe;</t></is></c></row>'))
     return xlsx(workbook_parts(), [("xl/worksheets/sheet1.xml", Deflated(sheet.encode(), b"", 0, b""), None)])
 
 
 def xlsx_external_dtd_relationships():
+    """The package relationships part names an external DTD."""
     rels = ('<!DOCTYPE Relationships SYSTEM "http://example.invalid/evil.dtd">'
             + dict(workbook_parts())["_rels/.rels"])
     return xlsx(with_part("_rels/.rels", rels), plain_sheet())
 
 
 def xlsx_plain_doctype():
+    """A DOCTYPE with no entities in a worksheet."""
     sheet = '<?xml version="1.0"?><!DOCTYPE worksheet>' + sheet_xml("")
     return xlsx(workbook_parts(), [("xl/worksheets/sheet1.xml", Deflated(sheet.encode(), b"", 0, b""), None)])
 
@@ -179,7 +204,7 @@ KINDS.update(hostile_cfb.KINDS)
 def main(argv):
     if len(argv) == 2 and argv[1] == "--list":
         for name, fn in sorted(KINDS.items()):
-            print(f"{name}\t{(fn.__doc__ or '').strip()}")
+            print(f"{name}\t{' '.join((fn.__doc__ or '').split())}")
         return 0
     if len(argv) != 3 or argv[1] not in KINDS:
         sys.exit("usage: make_hostile.py KIND OUT (make_hostile.py --list)")
