@@ -44,7 +44,7 @@ struct RowReader::State {
       Segment& seg = chunk.segment;
       if (final) {
         finished = true;
-        buffer = std::string();
+        std::string().swap(buffer);  // frees it (assigning std::string() keeps the capacity)
       } else {
         // Keep the rows before the last boundary; the bytes after it are parsed again later.
         seg.rows.resize(chunk.safe_rows);

@@ -49,6 +49,10 @@ struct SheetWork {
   bool started = false, finished = false, busy = false;
 };
 
+// Frees a string's buffer: assigning std::string() keeps the capacity (libstdc++ copies the
+// short empty string into the existing buffer), so a bomb's abandoned buffers would pile up.
+void release(std::string& s) { std::string().swap(s); }
+
 // Length of the next chunk at the start of data: the last row start before target, else the
 // first one after it; 0 when there is none in data[from, size) (more data is needed).
 std::size_t next_split(const std::uint8_t* data, std::size_t size, std::size_t target, std::size_t from = 0) {
@@ -167,7 +171,7 @@ class Pipeline {
         ++busy_;
         lock.unlock();
         parse_job(job, context_, collector);
-        job.owned = std::string();  // free the bytes before taking the lock
+        release(job.owned);  // free the bytes before taking the lock
         lock.lock();
         --busy_;
         changed_.notify_all();
@@ -219,7 +223,7 @@ class Pipeline {
           job.first = sheet.pending_base == 0;
           job.final = true;
           out.push_back(std::move(job));
-          sheet.pending = std::string();
+          release(sheet.pending);
           sheet.stream.reset();
           return true;
         }
@@ -255,7 +259,7 @@ class Pipeline {
     } catch (...) {
       sheet.stream_error = std::current_exception();
       sheet.stream.reset();
-      sheet.pending = std::string();
+      release(sheet.pending);
       return true;
     }
   }
@@ -370,7 +374,7 @@ std::vector<SheetOutput> load_sheets(const Package& package, const std::vector<s
   out.reserve(sheets.size());
   for (auto& sheet : sheets) {
     out.push_back(stitch(package, sheet, context, stats));
-    sheet.whole = std::string();
+    release(sheet.whole);
   }
   return out;
 }
