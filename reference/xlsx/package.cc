@@ -12,8 +12,8 @@
 #include <mutex>
 
 #include "docconform/error.h"
-#include "xml_scanner.h"
 #include "walk.h"
+#include "xml_scanner.h"
 #include "xml_text.h"
 
 namespace docconform::xlsx {
