@@ -2,8 +2,10 @@
 #                             [EXPECT_EXIT <n>] [MAX_SECONDS <s>] [MAX_MB <m>] [EXPECT_STDERR <regex>]
 #                             [FIXTURES <fixture>...] [LABELS <label>...])
 # Registers ctest `hostile.<name>`: runs COMMAND on FILE through tools/run-bounded under RLIMIT_AS
-# = MAX_MB and a MAX_SECONDS wall clock, and passes only if the exit status (default: any normal
-# exit), the stderr pattern and both bounds hold. `{input}` in COMMAND is replaced by FILE (FILE is
+# = MAX_MB, at most MAX_SECONDS of CPU time and a wall clock of DOCCONFORM_HOSTILE_WALL_FACTOR x
+# MAX_SECONDS (the CPU bound measures the work whatever else the machine runs; the wall bound
+# still catches a process that blocks), and passes only if the exit status (default: any normal
+# exit), the stderr pattern and every bound hold. `{input}` in COMMAND is replaced by FILE (FILE is
 # appended when absent); a target name as the first word becomes its executable. FIXTURES names
 # ctest fixtures that must run first (e.g. one that generates FILE).
 #
@@ -12,6 +14,7 @@
 # several times slower. There the case still asserts the exit status and error text, the time bound
 # is multiplied by DOCCONFORM_HOSTILE_SLOWDOWN and memory is not asserted.
 set(DOCCONFORM_HOSTILE_SLOWDOWN 10 CACHE STRING "Time-bound factor for hostile cases in sanitizer/coverage builds")
+set(DOCCONFORM_HOSTILE_WALL_FACTOR 5 CACHE STRING "Wall-clock bound of hostile cases as a multiple of their CPU bound")
 
 function(docconform_add_hostile_case)
   cmake_parse_arguments(CASE "" "NAME;FILE;EXPECT_EXIT;MAX_SECONDS;MAX_MB;EXPECT_STDERR"
@@ -43,12 +46,14 @@ function(docconform_add_hostile_case)
     list(APPEND command "${CASE_FILE}")
   endif()
 
-  set(bounds --max-seconds ${CASE_MAX_SECONDS} --max-mb ${CASE_MAX_MB})
-  set(timeout_seconds ${CASE_MAX_SECONDS})
+  set(cpu_seconds ${CASE_MAX_SECONDS})
+  set(memory --max-mb ${CASE_MAX_MB})
   if("${CMAKE_CXX_FLAGS} ${CMAKE_EXE_LINKER_FLAGS}" MATCHES "-fsanitize=|--coverage|-fprofile-instr-generate")
-    math(EXPR timeout_seconds "(${CASE_MAX_SECONDS} + 1) * ${DOCCONFORM_HOSTILE_SLOWDOWN}")
-    set(bounds --max-seconds ${timeout_seconds} --max-mb 0 --no-rlimit-as)
+    math(EXPR cpu_seconds "(${CASE_MAX_SECONDS} + 1) * ${DOCCONFORM_HOSTILE_SLOWDOWN}")
+    set(memory --max-mb 0 --no-rlimit-as)
   endif()
+  math(EXPR timeout_seconds "${cpu_seconds} * ${DOCCONFORM_HOSTILE_WALL_FACTOR}")
+  set(bounds --max-cpu-seconds ${cpu_seconds} --max-seconds ${timeout_seconds} ${memory})
   set(expect)
   if(DEFINED CASE_EXPECT_EXIT)
     list(APPEND expect --expect-exit ${CASE_EXPECT_EXIT})

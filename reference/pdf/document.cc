@@ -36,14 +36,15 @@ namespace {
 // means the object depends on itself (e.g. a stream whose /Length is a reference to itself).
 class FetchGuard {
  public:
-  FetchGuard(std::vector<std::uint32_t>& stack, std::uint32_t num, const Limits& limits, const std::string& file)
-      : stack_(stack) {
+  FetchGuard(std::vector<std::uint32_t>& stack, std::uint32_t num, Document& doc) : stack_(stack) {
+    const std::string& file = doc.source().name();
     if (std::find(stack.begin(), stack.end(), num) != stack.end()) {
-      throw Error(ErrorKind::format, {file, object_part(num, 0), std::nullopt},
+      throw Error(ErrorKind::format, {file, object_part(num, 0), doc.where(num)},
                   "object depends on itself (reference cycle while reading it)");
     }
-    if (stack.size() >= limits.max_depth) {
-      throw Error(ErrorKind::limit, {file, object_part(num, 0), std::nullopt}, "objects nested too deeply");
+    if (stack.size() >= doc.limits().max_depth) {
+      throw Error(ErrorKind::limit, {file, object_part(num, 0), doc.where(num)},
+                  "objects nested too deeply (max_depth " + std::to_string(doc.limits().max_depth) + ")");
     }
     stack.push_back(num);
   }
@@ -132,14 +133,25 @@ Object Document::object(std::uint32_t num) {
   if (num >= xref_.size()) return {};
   const XrefEntry entry = xref_[num];
   if (entry.type == XrefEntry::Type::offset) {
-    FetchGuard guard(impl_->fetching, num, limits_, source_.name());
+    FetchGuard guard(impl_->fetching, num, *this);
     return read_at(entry.offset, num, entry.gen, true);
   }
   if (entry.type == XrefEntry::Type::compressed) {
-    FetchGuard guard(impl_->fetching, num, limits_, source_.name());
+    FetchGuard guard(impl_->fetching, num, *this);
     return compressed(num, entry);
   }
   return {};
+}
+
+std::optional<std::uint64_t> Document::where(std::uint32_t num) const {
+  if (num >= xref_.size()) return std::nullopt;
+  const XrefEntry& entry = xref_[num];
+  if (entry.type == XrefEntry::Type::offset) return entry.offset;
+  if (entry.type == XrefEntry::Type::compressed && entry.offset < xref_.size() &&
+      xref_[entry.offset].type == XrefEntry::Type::offset) {
+    return xref_[entry.offset].offset;
+  }
+  return std::nullopt;
 }
 
 Object Document::resolve(const Object& value) {

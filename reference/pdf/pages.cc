@@ -26,13 +26,14 @@ struct Walk {
     const auto num = static_cast<std::uint32_t>(ref.integer);
     const std::string part = object_part(num, ref.gen);
     if (depth > doc.limits().max_depth) {
-      throw Error(ErrorKind::limit, {file, part, std::nullopt}, "page tree deeper than max_depth");
+      throw Error(ErrorKind::limit, {file, part, doc.where(num)},
+                  "page tree deeper than max_depth (" + std::to_string(doc.limits().max_depth) + ")");
     }
     if (!seen.insert(num).second) {
-      throw Error(ErrorKind::format, {file, part, std::nullopt}, "page tree reaches this node twice (loop or shared node)");
+      throw Error(ErrorKind::format, {file, part, doc.where(num)}, "page tree reaches this node twice (loop or shared node)");
     }
     const Object dict = doc.resolve(ref);
-    if (dict.kind != Kind::dict) throw Error(ErrorKind::format, {file, part, std::nullopt}, "page tree node is not a dictionary");
+    if (dict.kind != Kind::dict) throw Error(ErrorKind::format, {file, part, doc.where(num)}, "page tree node is not a dictionary");
     Inherited here = inherited;
     const std::pair<const char*, Object*> keys[] = {
         {"MediaBox", &here.media_box}, {"CropBox", &here.crop_box}, {"Rotate", &here.rotate}, {"Resources", &here.resources}};
@@ -54,7 +55,7 @@ struct Walk {
       return;
     }
     const Object list = kids != nullptr ? doc.resolve(*kids) : Object{};
-    if (list.kind != Kind::array) throw Error(ErrorKind::format, {file, part, std::nullopt}, "/Pages node without a /Kids array");
+    if (list.kind != Kind::array) throw Error(ErrorKind::format, {file, part, doc.where(num)}, "/Pages node without a /Kids array");
     for (const Object& kid : list.items) node(kid, here, depth + 1);
   }
 };

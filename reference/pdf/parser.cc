@@ -114,7 +114,7 @@ Object Parser::parse_object() {
 Object Parser::parse_value(std::uint32_t depth) {
   if (depth > limits_.max_depth) {
     throw Error(ErrorKind::limit, {file_, part_, offset()},
-                "nesting deeper than " + std::to_string(limits_.max_depth) + " levels");
+                "nesting deeper than max_depth (" + std::to_string(limits_.max_depth) + ")");
   }
   skip_ws();
   const int c = peek();

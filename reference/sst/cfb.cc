@@ -131,16 +131,32 @@ std::string_view CfbReader::sector(std::uint32_t id) const {
   return file_.substr((std::size_t{id} + 1) * sector_size_, sector_size_);
 }
 
-std::vector<std::uint32_t> CfbReader::chain(std::uint32_t start, const std::vector<std::uint32_t>& fat,
+std::uint64_t CfbReader::fat_entry_offset(std::size_t index, bool mini) const {
+  const std::vector<std::uint32_t>& sectors = mini ? mini_fat_sectors_ : fat_sectors_;
+  const std::size_t per_sector = sector_size_ / 4;
+  if (index / per_sector >= sectors.size()) return 0;
+  return (std::uint64_t{sectors[index / per_sector]} + 1) * sector_size_ + (index % per_sector) * 4;
+}
+
+std::vector<std::uint32_t> CfbReader::chain(std::uint32_t start, std::uint64_t start_offset, bool mini,
                                             const char* what) const {
+  const std::vector<std::uint32_t>& fat = mini ? mini_fat_ : fat_;
+  const char* table = mini ? "CFB mini FAT" : "CFB FAT";
   std::vector<std::uint32_t> ids;
   std::uint32_t id = start;
+  std::size_t from = 0;  // the entry that named id (none for the start)
+  bool named = false;
   while (id != end_of_chain) {
     if (id >= fat.size() || id > max_reg_sect) {
-      fail("CFB", 0, std::string(what) + " chain refers to sector " + std::to_string(id) + " outside the FAT");
+      fail(named ? table : "CFB", named ? fat_entry_offset(from, mini) : start_offset,
+           std::string(what) + " chain refers to sector " + std::to_string(id) + " outside the FAT");
     }
-    if (ids.size() >= fat.size()) fail("CFB", 0, std::string(what) + " chain loops");
+    if (ids.size() >= fat.size()) {
+      fail(table, fat_entry_offset(from, mini), std::string(what) + " chain loops (entry " + std::to_string(from) + ")");
+    }
     ids.push_back(id);
+    from = id;
+    named = true;
     id = fat[id];
   }
   return ids;
@@ -173,14 +189,17 @@ CfbReader::CfbReader(std::string_view file, const Limits& limits, std::string la
   for (std::size_t k = 0; k < header_difat_slots; ++k) add_fat_id(load_u32(h + 0x4C + 4 * k));
   const std::size_t per_difat = sector_size_ / 4 - 1;
   std::uint32_t difat = load_u32(h + 0x44);
+  std::uint64_t difat_link = 0x44;  // where the current DIFAT sector was named
   for (std::uint32_t steps = 0; fat_ids.size() < fat_count && difat <= max_reg_sect; ++steps) {
-    if (steps > sector_count_) fail("CFB DIFAT", 0, "DIFAT chain loops");
+    if (steps > sector_count_) fail("CFB DIFAT", difat_link, "DIFAT chain loops");
     const std::string_view d = sector(difat);
     if (d.size() < sector_size_) break;
     for (std::size_t k = 0; k < per_difat; ++k) add_fat_id(load_u32(d.data() + 4 * k));
+    difat_link = (std::uint64_t{difat} + 1) * sector_size_ + 4 * per_difat;
     difat = load_u32(d.data() + 4 * per_difat);
   }
   fat_.reserve(fat_ids.size() * (sector_size_ / 4));
+  fat_sectors_ = fat_ids;
   for (const std::uint32_t id : fat_ids) {
     if (id >= sector_count_) {
       // A FAT sector past the end of a truncated file: its entries lead nowhere (as in xlrd).
@@ -192,11 +211,12 @@ CfbReader::CfbReader(std::string_view file, const Limits& limits, std::string la
     fat_.resize(fat_.size() + (sector_size_ - s.size()) / 4, free_sect);
   }
 
-  for (const std::uint32_t id : chain(load_u32(h + 0x30), fat_, "directory")) {
+  for (const std::uint32_t id : chain(load_u32(h + 0x30), 0x30, false, "directory")) {
     const std::string_view s = sector(id);
     for (std::size_t at = 0; at + 128 <= s.size(); at += 128) {
       const char* e = s.data() + at;
       Entry entry;
+      entry.offset = (std::uint64_t{id} + 1) * sector_size_ + at;
       const std::size_t name_bytes = std::min<std::size_t>(load_u16(e + 64), 64);
       for (std::size_t k = 0; k + 1 < name_bytes; k += 2) {
         const char16_t c = static_cast<char16_t>(load_u16(e + k));
@@ -214,7 +234,8 @@ CfbReader::CfbReader(std::string_view file, const Limits& limits, std::string la
 
   const std::uint32_t mini_fat_start = load_u32(h + 0x3C);
   if (mini_fat_start != end_of_chain && mini_fat_start != free_sect) {
-    for (const std::uint32_t id : chain(mini_fat_start, fat_, "mini FAT")) {
+    mini_fat_sectors_ = chain(mini_fat_start, 0x3C, false, "mini FAT");
+    for (const std::uint32_t id : mini_fat_sectors_) {
       const std::string_view s = sector(id);
       for (std::size_t k = 0; k + 4 <= s.size(); k += 4) mini_fat_.push_back(load_u32(s.data() + k));
     }
@@ -235,8 +256,9 @@ std::optional<std::size_t> CfbReader::find_stream(std::u16string_view name) cons
 std::string CfbReader::read_stream(std::size_t index) const {
   const Entry& e = entries_.at(index);
   if (e.size > limits_.max_stream_bytes || e.size > file_.size()) {
-    throw Error(ErrorKind::limit, {label_, "CFB stream", std::nullopt},
-                "stream of " + std::to_string(e.size) + " bytes exceeds the limit or the file");
+    throw Error(ErrorKind::limit, {label_, "CFB directory", e.offset + 120},
+                "stream of " + std::to_string(e.size) + " bytes exceeds max_stream_bytes (" +
+                    std::to_string(limits_.max_stream_bytes) + ") or the file (" + std::to_string(file_.size()) + " bytes)");
   }
   const std::size_t size = static_cast<std::size_t>(e.size);
   std::string out;
@@ -244,8 +266,8 @@ std::string CfbReader::read_stream(std::size_t index) const {
   if (size < mini_cutoff_) {
     // Small streams live in 64-byte mini sectors inside the root entry's stream.
     const Entry& root = entries_[0];
-    const std::vector<std::uint32_t> container = chain(root.start, fat_, "mini stream");
-    for (const std::uint32_t mini : chain(e.start, mini_fat_, "mini stream entry")) {
+    const std::vector<std::uint32_t> container = chain(root.start, root.offset + 116, false, "mini stream");
+    for (const std::uint32_t mini : chain(e.start, e.offset + 116, true, "mini stream entry")) {
       if (out.size() >= size) break;
       const std::uint64_t at = std::uint64_t{mini} * 64;
       const std::size_t big = static_cast<std::size_t>(at / sector_size_);
@@ -257,7 +279,7 @@ std::string CfbReader::read_stream(std::size_t index) const {
       out.append(s.substr(0, std::min<std::size_t>(64, size - out.size())));
     }
   } else {
-    for (const std::uint32_t id : chain(e.start, fat_, "stream")) {
+    for (const std::uint32_t id : chain(e.start, e.offset + 116, false, "stream")) {
       if (out.size() >= size) break;
       const std::string_view s = sector(id);
       out.append(s.substr(0, std::min(s.size(), size - out.size())));

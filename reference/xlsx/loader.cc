@@ -175,6 +175,7 @@ Workbook load_package(const Package& package, const LoadOptions& options, LoadSt
   SheetParseContext context;
   context.shared_strings = wb.shared_strings.items.size();
   context.limits = limits;
+  context.max_row_bytes = options.limits.max_row_bytes;
   std::vector<SheetOutput> outputs = load_sheets(package, worksheet_parts, context, options, stats);
 
   const auto c = Clock::now();

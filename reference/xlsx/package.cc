@@ -8,9 +8,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <mutex>
 
 #include "docconform/error.h"
+#include "walk.h"
 #include "xml_scanner.h"
 #include "xml_text.h"
 
@@ -48,6 +50,42 @@ zip_t* open_zip(const std::uint8_t* data, std::size_t size, std::string& message
   return zip;
 }
 
+std::uint64_t load_le(const std::uint8_t* p, int bytes) {
+  std::uint64_t v = 0;
+  for (int i = bytes - 1; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+
+struct ZipDiscard {
+  void operator()(zip_t* zip) const { zip_discard(zip); }
+};
+
+struct EntryCount {
+  std::uint64_t count = 0;
+  std::uint64_t offset = 0;  // of the end record that states it
+};
+
+// The entry count the end of central directory record states (the ZIP64 one when the classic
+// record defers to it), read before libzip indexes every entry; nothing when there is no record.
+std::optional<EntryCount> stated_entry_count(const std::uint8_t* data, std::size_t size) {
+  constexpr std::size_t eocd_size = 22;
+  if (size < eocd_size) return std::nullopt;
+  const std::size_t lowest = size > eocd_size + 0xFFFF ? size - eocd_size - 0xFFFF : 0;
+  for (std::size_t at = size - eocd_size + 1; at-- > lowest;) {
+    if (load_le(data + at, 4) != 0x06054B50) continue;
+    EntryCount found{load_le(data + at + 10, 2), at};
+    // ZIP64 locator (20 bytes) just before, pointing at the ZIP64 record (count at +32).
+    if (found.count == 0xFFFF && at >= 20 && load_le(data + at - 20, 4) == 0x07064B50) {
+      const std::uint64_t record = load_le(data + at - 12, 8);
+      if (size >= 56 && record <= size - 56 && load_le(data + record, 4) == 0x06064B50) {
+        found = {load_le(data + record + 32, 8), record};
+      }
+    }
+    return found;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Limits Limits::fuzz() {
@@ -58,6 +96,7 @@ Limits Limits::fuzz() {
   l.max_part_bytes = 16 << 20;
   l.max_depth = 64;
   l.max_token_bytes = 1 << 20;
+  l.max_row_bytes = 2 << 20;
   l.max_sheets = 64;
   l.max_zip_entries = 4096;
   return l;
@@ -88,31 +127,38 @@ Package::Package(const std::uint8_t* data, std::size_t size, std::string label, 
   if (size >= sizeof cfb_magic && std::memcmp(data, cfb_magic, sizeof cfb_magic) == 0) {
     fail(ErrorKind::unsupported, "", 0, "a Compound File container, not a zip: an encrypted workbook or a .xls file");
   }
+  if (const auto stated = stated_entry_count(data, size); stated && stated->count > limits_.max_zip_entries) {
+    fail(ErrorKind::limit, "", stated->offset,
+         "the central directory states " + std::to_string(stated->count) + " entries, over max_zip_entries (" +
+             std::to_string(limits_.max_zip_entries) + ")");
+  }
   std::string message;
-  zip_ = size == 0 ? nullptr : open_zip(data, size, message);
-  if (zip_ == nullptr) fail(ErrorKind::format, "", 0, "not a readable zip archive: " + (size == 0 ? "empty file" : message));
-  const zip_int64_t entries = zip_get_num_entries(zip_, 0);
+  std::unique_ptr<zip_t, ZipDiscard> zip(size == 0 ? nullptr : open_zip(data, size, message));
+  if (!zip) fail(ErrorKind::format, "", 0, "not a readable zip archive: " + (size == 0 ? "empty file" : message));
+  const zip_int64_t entries = zip_get_num_entries(zip.get(), 0);
   if (entries < 0) fail(ErrorKind::format, "", std::nullopt, "cannot read the zip central directory");
   if (static_cast<std::uint64_t>(entries) > limits_.max_zip_entries) {
     fail(ErrorKind::limit, "", std::nullopt,
-         "zip has " + std::to_string(entries) + " entries, over the limit of " + std::to_string(limits_.max_zip_entries));
+         "zip has " + std::to_string(entries) + " entries, over max_zip_entries (" + std::to_string(limits_.max_zip_entries) + ")");
   }
   names_.resize(static_cast<std::size_t>(entries));
   sizes_.resize(static_cast<std::size_t>(entries));
   for (zip_int64_t i = 0; i < entries; ++i) {
     zip_stat_t st;
     zip_stat_init(&st);
-    if (zip_stat_index(zip_, static_cast<zip_uint64_t>(i), ZIP_FL_ENC_RAW, &st) != 0 || st.name == nullptr) {
+    if (zip_stat_index(zip.get(), static_cast<zip_uint64_t>(i), ZIP_FL_ENC_RAW, &st) != 0 || st.name == nullptr) {
       fail(ErrorKind::format, "", std::nullopt, "cannot read zip entry " + std::to_string(i));
     }
     names_[static_cast<std::size_t>(i)] = st.name;
     sizes_[static_cast<std::size_t>(i)] = (st.valid & ZIP_STAT_SIZE) ? st.size : 0;
     lookup_.emplace(part_key(st.name), static_cast<std::uint64_t>(i));  // first entry of a name wins
   }
+  // The listing handle becomes the first one streams use.
+  spare_.push_back(zip.release());
 }
 
 Package::~Package() {
-  if (zip_ != nullptr) zip_discard(zip_);
+  for (zip_t* zip : spare_) zip_discard(zip);
 }
 
 void Package::fail(ErrorKind kind, const std::string& part, std::optional<std::uint64_t> offset,
@@ -126,19 +172,32 @@ std::optional<std::uint64_t> Package::find(std::string_view part) const {
   return it->second;
 }
 
-zip_t* Package::open_handle() const {
+zip_t* Package::acquire_handle() const {
+  {
+    const std::lock_guard lock(spare_mutex_);
+    if (!spare_.empty()) {
+      zip_t* zip = spare_.back();
+      spare_.pop_back();
+      return zip;
+    }
+  }
   std::string message;
   zip_t* zip = open_zip(data_, size_, message);
   if (zip == nullptr) fail(ErrorKind::format, "", 0, "not a readable zip archive: " + message);
   return zip;
 }
 
+void Package::release_handle(zip_t* zip) const {
+  const std::lock_guard lock(spare_mutex_);
+  spare_.push_back(zip);
+}
+
 void Package::charge(std::uint64_t bytes, const std::string& part, std::uint64_t offset) const {
   const std::uint64_t total = inflated_.fetch_add(bytes, std::memory_order_relaxed) + bytes;
   if (total > budget_) {
     fail(ErrorKind::limit, part, offset,
-         "inflated data exceeds the budget of " + std::to_string(budget_) + " bytes for a " + std::to_string(size_) +
-             "-byte file (zip bomb?)");
+         "inflated data exceeds the inflate budget of " + std::to_string(budget_) + " bytes for a " +
+             std::to_string(size_) + "-byte file (inflate_ratio x file size, within inflate_floor..inflate_cap; zip bomb?)");
   }
 }
 
@@ -159,15 +218,15 @@ PartStream::PartStream(const Package& package, const std::string& part, bool cha
   declared_ = package.declared_size(*index);
   if (declared_ > package.limits().max_part_bytes) {
     package.fail(ErrorKind::limit, part_, std::nullopt,
-                 "declared size " + std::to_string(declared_) + " exceeds the part limit of " +
-                     std::to_string(package.limits().max_part_bytes) + " bytes (zip bomb?)");
+                 "declared size " + std::to_string(declared_) + " exceeds max_part_bytes (" +
+                     std::to_string(package.limits().max_part_bytes) + "; zip bomb?)");
   }
   if (declared_ > package.budget()) {
     package.fail(ErrorKind::limit, part_, std::nullopt,
                  "declared size " + std::to_string(declared_) + " exceeds the inflate budget of " +
-                     std::to_string(package.budget()) + " bytes (zip bomb?)");
+                     std::to_string(package.budget()) + " bytes (inflate_ratio x file size, within inflate_floor..inflate_cap; zip bomb?)");
   }
-  zip_ = package.open_handle();
+  zip_ = package.acquire_handle();
   {
     const std::lock_guard lock(open_mutex());
     file_ = zip_fopen_index(zip_, *index, 0);
@@ -181,7 +240,7 @@ PartStream::PartStream(const Package& package, const std::string& part, bool cha
 
 PartStream::~PartStream() {
   if (file_ != nullptr) zip_fclose(file_);
-  if (zip_ != nullptr) zip_discard(zip_);
+  if (zip_ != nullptr) package_.release_handle(zip_);
 }
 
 std::size_t PartStream::read(std::string& out, std::size_t max) {
@@ -202,8 +261,8 @@ std::size_t PartStream::read(std::string& out, std::size_t max) {
   position_ += static_cast<std::uint64_t>(n);
   if (position_ > package_.limits().max_part_bytes) {
     package_.fail(ErrorKind::limit, part_, position_,
-                  "inflated part exceeds the limit of " + std::to_string(package_.limits().max_part_bytes) +
-                      " bytes (zip bomb?)");
+                  "inflated part exceeds max_part_bytes (" + std::to_string(package_.limits().max_part_bytes) +
+                      "; zip bomb?)");
   }
   if (charge_) package_.charge(static_cast<std::uint64_t>(n), part_, position_);
   return static_cast<std::size_t>(n);
@@ -292,7 +351,8 @@ std::vector<Relationship> read_relationships(const Package& package, std::string
   if (!package.has(rels)) return out;
   const std::string xml = package.read(rels);
   try {
-    XmlScanner scanner(reinterpret_cast<const std::uint8_t*>(xml.data()), xml.size(), 0, true, ScanLimits{});
+    XmlScanner scanner(reinterpret_cast<const std::uint8_t*>(xml.data()), xml.size(), 0, true,
+                       scan_limits(package.limits()));
     for (Token t = scanner.next(); t != Token::end_of_input; t = scanner.next()) {
       if (t != Token::start || !span_is(scanner.local(), "Relationship")) continue;
       Relationship r;

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -37,8 +38,11 @@ class Package {
   // false re-reads a part whose bytes were already counted against the budget.
   std::string read(std::string_view part, bool charge = true) const;
 
-  // A new libzip handle over the same bytes (handles are not shared between threads).
-  zip_t* open_handle() const;
+  // A libzip handle over the same bytes for one stream at a time (handles are not shared
+  // between threads): a spare one when there is one, else a new one. Opening parses the whole
+  // central directory, so handles are reused rather than opened per part.
+  zip_t* acquire_handle() const;
+  void release_handle(zip_t* zip) const;
 
   // Charges inflated bytes against the budget; throws Error(limit) when it is exhausted.
   void charge(std::uint64_t bytes, const std::string& part, std::uint64_t offset) const;
@@ -56,7 +60,8 @@ class Package {
   std::string label_;
   Limits limits_;
   std::uint64_t budget_;
-  zip_t* zip_ = nullptr;  // used by read() only, which runs on one thread at a time
+  mutable std::mutex spare_mutex_;
+  mutable std::vector<zip_t*> spare_;
   std::vector<std::string> names_;
   std::vector<std::uint64_t> sizes_;
   std::unordered_map<std::string, std::uint64_t> lookup_;

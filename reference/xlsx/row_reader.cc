@@ -44,7 +44,7 @@ struct RowReader::State {
       Segment& seg = chunk.segment;
       if (final) {
         finished = true;
-        buffer = std::string();
+        std::string().swap(buffer);  // frees it (assigning std::string() keeps the capacity)
       } else {
         // Keep the rows before the last boundary; the bytes after it are parsed again later.
         seg.rows.resize(chunk.safe_rows);
@@ -82,6 +82,7 @@ RowReader::RowReader(const std::string& path, std::size_t sheet_index, const Row
   }
   s.context.shared_strings = s.workbook.shared_strings.items.size();
   s.context.limits = scan_limits(options.limits);
+  s.context.max_row_bytes = options.limits.max_row_bytes;
   if (of_sheet[sheet_index] == static_cast<std::size_t>(-1)) {
     s.finished = true;  // a chartsheet has no rows
     return;

@@ -49,6 +49,10 @@ struct SheetWork {
   bool started = false, finished = false, busy = false;
 };
 
+// Frees a string's buffer: assigning std::string() keeps the capacity (libstdc++ copies the
+// short empty string into the existing buffer), so a bomb's abandoned buffers would pile up.
+void release(std::string& s) { std::string().swap(s); }
+
 // Length of the next chunk at the start of data: the last row start before target, else the
 // first one after it; 0 when there is none in data[from, size) (more data is needed).
 std::size_t next_split(const std::uint8_t* data, std::size_t size, std::size_t target, std::size_t from = 0) {
@@ -125,7 +129,8 @@ class Pipeline {
  public:
   Pipeline(const Package& package, std::vector<SheetWork>& sheets, const SheetParseContext& context,
            const LoadOptions& options)
-      : package_(package), sheets_(sheets), context_(context), target_(effective_chunk(options)) {
+      : package_(package), sheets_(sheets), context_(context), target_(effective_chunk(options)),
+        max_row_bytes_(options.limits.max_row_bytes) {
     std::uint64_t estimate = 0;
     for (const auto& s : sheets) {
       const auto index = package.find(s.part);
@@ -166,7 +171,7 @@ class Pipeline {
         ++busy_;
         lock.unlock();
         parse_job(job, context_, collector);
-        job.owned = std::string();  // free the bytes before taking the lock
+        release(job.owned);  // free the bytes before taking the lock
         lock.lock();
         --busy_;
         changed_.notify_all();
@@ -218,7 +223,7 @@ class Pipeline {
           job.first = sheet.pending_base == 0;
           job.final = true;
           out.push_back(std::move(job));
-          sheet.pending = std::string();
+          release(sheet.pending);
           sheet.stream.reset();
           return true;
         }
@@ -228,7 +233,16 @@ class Pipeline {
         const std::size_t from = sheet.searched > 64 ? sheet.searched - 64 : 0;
         const std::size_t length = next_split(data, sheet.pending.size(), target_, from);
         sheet.searched = sheet.pending.size();
-        if (length == 0) continue;
+        if (length == 0) {
+          // No row start since pending's start (a row start or the part's start), but a tag may
+          // straddle the end: the parser rejects this gap too, so stop before holding more.
+          if (sheet.pending.size() > max_row_bytes_ + 64) {
+            package_.fail(ErrorKind::limit, sheet.part, sheet.pending_base + sheet.pending.size(),
+                          "more than max_row_bytes (" + std::to_string(max_row_bytes_) +
+                              ") of sheet XML without a row start");
+          }
+          continue;
+        }
         sheet.searched = 0;
         ChunkJob job;
         job.size = length;
@@ -245,7 +259,7 @@ class Pipeline {
     } catch (...) {
       sheet.stream_error = std::current_exception();
       sheet.stream.reset();
-      sheet.pending = std::string();
+      release(sheet.pending);
       return true;
     }
   }
@@ -254,6 +268,7 @@ class Pipeline {
   std::vector<SheetWork>& sheets_;
   const SheetParseContext& context_;
   std::size_t target_;
+  std::uint64_t max_row_bytes_;
   unsigned threads_ = 1;
   std::size_t max_ready_ = 2;
   std::mutex mutex_;
@@ -359,7 +374,7 @@ std::vector<SheetOutput> load_sheets(const Package& package, const std::vector<s
   out.reserve(sheets.size());
   for (auto& sheet : sheets) {
     out.push_back(stitch(package, sheet, context, stats));
-    sheet.whole = std::string();
+    release(sheet.whole);
   }
   return out;
 }

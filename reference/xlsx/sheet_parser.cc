@@ -79,7 +79,8 @@ class SheetParser {
   SheetParser(XmlScanner& scanner, const SheetParseContext& context, TextCollector& collector, ChunkResult& out,
               std::optional<std::uint32_t> previous_row)
       : sc_(scanner), ctx_(context), col_(collector), out_(out), seg_(out.segment),
-        relative_(!previous_row.has_value()), previous_row_(previous_row.value_or(0)) {}
+        relative_(!previous_row.has_value()), previous_row_(previous_row.value_or(0)),
+        row_gap_start_(scanner.position()) {}
 
   void run(bool in_sheet_data) {
     in_sheet_data_ = in_sheet_data;
@@ -87,7 +88,10 @@ class SheetParser {
     Span parent2;
     for (;;) {
       const Token t = next_token(sc_);
-      if (t == Token::end_of_input) return;
+      if (t == Token::end_of_input) {
+        check_row_gap(sc_.position());
+        return;
+      }
       if (t == Token::end) {
         if (sc_.depth() == 1) in_sheet_data_ = false;  // </sheetData> or another top-level child
         continue;
@@ -97,6 +101,8 @@ class SheetParser {
       const Span name = sc_.local();
       if (d == 3 && in_sheet_data_) {
         if (span_is(name, "row")) {
+          check_row_gap(sc_.token_offset());
+          row_gap_start_ = sc_.token_offset();
           parse_row();
         } else {
           skip_element(sc_);
@@ -133,6 +139,15 @@ class SheetParser {
       if (span_is(a.local, "id") && a.prefix.size > 0) return &a;
     }
     return nullptr;
+  }
+
+  // The streaming loader holds the XML between two row starts at once: bound it the same way
+  // whether the part is parsed whole or in chunks (each chunk starts at a row start).
+  void check_row_gap(std::uint64_t offset) const {
+    if (offset - row_gap_start_ <= ctx_.max_row_bytes) return;
+    throw Error(ErrorKind::limit, {"", "", offset},
+                std::to_string(offset - row_gap_start_) + " bytes of sheet XML without a row start exceed max_row_bytes (" +
+                    std::to_string(ctx_.max_row_bytes) + ")");
   }
 
   void mark_safe() {
@@ -361,6 +376,7 @@ class SheetParser {
   Segment& seg_;
   bool relative_;
   std::uint32_t previous_row_;
+  std::uint64_t row_gap_start_;  // offset of the last row start (or of the chunk)
   bool seen_explicit_ = false;
   bool in_sheet_data_ = false;
 };

@@ -43,6 +43,7 @@ struct ChunkResult {
 struct SheetParseContext {
   std::size_t shared_strings = 0;  // count, for index checks
   ScanLimits limits;
+  std::uint64_t max_row_bytes = Limits{}.max_row_bytes;
 };
 
 // Parses data (offset base in the part) starting as start says. previous_row is the row number

@@ -61,7 +61,7 @@ void XmlScanner::fail_at(std::uint64_t offset, const char* message) const {
 void XmlScanner::check_token_size(const std::uint8_t* from, const std::uint8_t* to) const {
   if (static_cast<std::uint64_t>(to - from) > limits_.max_token_bytes) {
     throw Error(ErrorKind::limit, {"", "", token_offset()},
-                "XML token longer than the limit of " + std::to_string(limits_.max_token_bytes) + " bytes");
+                "XML token longer than max_token_bytes (" + std::to_string(limits_.max_token_bytes) + ")");
   }
 }
 
@@ -265,7 +265,7 @@ Token XmlScanner::scan_start_tag() {
   split_qname(qname, prefix_, local_);
   if (stack_.size() >= limits_.max_depth) {
     throw Error(ErrorKind::limit, {"", "", token_offset()},
-                "elements nested deeper than the limit of " + std::to_string(limits_.max_depth));
+                "elements nested deeper than max_depth (" + std::to_string(limits_.max_depth) + ")");
   }
   stack_.push_back(qname);
   seen_root_ = true;

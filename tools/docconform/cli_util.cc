@@ -1,6 +1,7 @@
 #include "cli_util.h"
 
 #include <cerrno>
+#include <charconv>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -8,6 +9,7 @@
 #include <sstream>
 
 #include "docconform/error.h"
+#include "limit_options.h"
 
 namespace docconform::cli {
 
@@ -96,6 +98,27 @@ std::string self_executable() {
   std::error_code ec;
   const auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
   return ec ? "docconform" : path.string();
+}
+
+std::uint64_t parse_limit_value(const std::string& name, const std::string& text) {
+  std::uint64_t value = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  int shift = 0;
+  if (ptr + 1 == end) {
+    switch (*ptr) {
+      case 'K': case 'k': shift = 10; break;
+      case 'M': case 'm': shift = 20; break;
+      case 'G': case 'g': shift = 30; break;
+      default: shift = -1;
+    }
+  } else if (ptr != end) {
+    shift = -1;
+  }
+  if (ec != std::errc() || ptr == text.data() || shift < 0 || value > (UINT64_MAX >> shift)) {
+    throw Error(ErrorKind::usage, {}, "--limit " + name + ": not a byte count or number: " + text);
+  }
+  return value << shift;
 }
 
 }  // namespace docconform::cli

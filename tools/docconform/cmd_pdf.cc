@@ -20,14 +20,28 @@
 #include "docconform/pdf/generate.h"
 #include "docconform/pdf/writer.h"
 #include "docconform/sha256.h"
+#include "limit_options.h"
 
 namespace docconform::cli {
 namespace {
 
 using namespace docconform::pdf;
 
+std::vector<LimitField<Limits>> pdf_limit_fields() {
+  return {{"max_objects", &Limits::max_objects},
+          {"max_depth", &Limits::max_depth},
+          {"max_object_bytes", &Limits::max_object_bytes},
+          {"max_stream_decoded", &Limits::max_stream_decoded},
+          {"inflate_ratio", &Limits::inflate_ratio},
+          {"max_xref_sections", &Limits::max_xref_sections},
+          {"max_objstm_objects", &Limits::max_objstm_objects},
+          {"startxref_tail", &Limits::startxref_tail},
+          {"objstm_cache", &Limits::objstm_cache}};
+}
+
 struct ReadOptions {
   std::string file;
+  LimitOptions<Limits> limits{pdf_limit_fields()};
   std::string source = "mapped";
   std::uint64_t window = 64ull << 20;
   std::uint64_t granularity = 64ull << 10;
@@ -50,6 +64,7 @@ void add_read_options(CLI::App* app, ReadOptions& o, bool with_level) {
   app->add_option("--window", o.window, "mapped: view size in bytes")->capture_default_str();
   app->add_option("--granularity", o.granularity, "mapped: view alignment, a multiple of the page size")->capture_default_str();
   app->add_option("--buffer", o.buffer, "buffered: read-ahead size in bytes")->capture_default_str();
+  o.limits.add_to(app);
   if (with_level) {
     app->add_option("--level", o.level, "1: version, pages, object count; 2: + merged xref; 3: + sections, trailer, pages, every object")
         ->capture_default_str()
@@ -57,7 +72,7 @@ void add_read_options(CLI::App* app, ReadOptions& o, bool with_level) {
   }
 }
 
-std::string dump_with(const ReadOptions& o) { return pdf_dump_file(o.file, o.source_options(), o.level); }
+std::string dump_with(const ReadOptions& o) { return pdf_dump_file(o.file, o.source_options(), o.level, o.limits.limits()); }
 
 std::pair<std::string, std::string> split_assignment(const std::string& text, const char* what) {
   const auto eq = text.find('=');

@@ -11,6 +11,7 @@
 #include "docconform/sst/strings_file.h"
 #include "docconform/sst/writer.h"
 #include "docconform/sst/xls.h"
+#include "limit_options.h"
 
 namespace docconform::cli {
 namespace {
@@ -21,9 +22,16 @@ SstTable load_strings(const std::string& path) {
   return parse_strings_jsonl(read_file(path), path);
 }
 
-std::string dump_file(const std::string& path) {
+LimitOptions<Limits> sst_limit_options() {
+  return LimitOptions<Limits>({{"max_strings", &Limits::max_strings},
+                               {"max_ext_rst_bytes", &Limits::max_ext_rst_bytes},
+                               {"max_runs", &Limits::max_runs},
+                               {"max_stream_bytes", &Limits::max_stream_bytes}});
+}
+
+std::string dump_file(const std::string& path, const Limits& limits) {
   try {
-    return sst_dump(read_file(path), Limits{}, path);
+    return sst_dump(read_file(path), limits, path);
   } catch (const Error& e) {
     throw e.with_file(path);
   }
@@ -81,18 +89,21 @@ void add_sst(CommandGroups& groups) {
   struct DumpOptions {
     std::string file;
     bool check_extsst = false;
+    LimitOptions<Limits> limits = sst_limit_options();
   };
   auto d = std::make_shared<DumpOptions>();
   auto* dump = sst->add_subcommand("dump", "Print the string list of a .xls or raw SST record file (canonical dump)");
   dump->add_option("file", d->file, ".xls (BIFF8) or SST record file")->required();
   dump->add_flag("--check-extsst", d->check_extsst, "Raw record files: report EXTSST entries that disagree with the strings");
+  d->limits.add_to(dump);
   dump->callback([d] {
     if (!d->check_extsst) {
-      std::cout << dump_file(d->file);
+      std::cout << dump_file(d->file, d->limits.limits());
       return;
     }
     ReadOptions options;
     options.label = d->file;
+    options.limits = d->limits.limits();
     const SstFile file = read_sst_file(read_file(d->file), options);
     std::cout << sst_dump_table(file.table);
     if (!file.extsst) throw Error(ErrorKind::format, {d->file, "EXTSST", std::nullopt}, "no EXTSST record");
@@ -137,15 +148,23 @@ void add_sst_commands(CommandGroups& groups) {
   add_sst(groups);
   add_xls(groups);
 
-  auto dump_path = std::make_shared<std::string>();
+  struct FileOptions {
+    std::string path;
+    LimitOptions<Limits> limits = sst_limit_options();
+  };
+  auto dump_options = std::make_shared<FileOptions>();
   auto* dump = groups.dump.add_subcommand("sst", "Canonical string list of a .xls or raw SST record file");
-  dump->add_option("file", *dump_path, "Input file")->required();
-  dump->callback([dump_path] { std::cout << dump_file(*dump_path); });
+  dump->add_option("file", dump_options->path, "Input file")->required();
+  dump_options->limits.add_to(dump);
+  dump->callback([dump_options] { std::cout << dump_file(dump_options->path, dump_options->limits.limits()); });
 
-  auto digest_path = std::make_shared<std::string>();
+  auto digest_options = std::make_shared<FileOptions>();
   auto* digest = groups.digest.add_subcommand("sst", "SHA-256 of the sst canonical dump of a file");
-  digest->add_option("file", *digest_path, "Input file")->required();
-  digest->callback([digest_path] { std::cout << sha256_hex(dump_file(*digest_path)) << "\n"; });
+  digest->add_option("file", digest_options->path, "Input file")->required();
+  digest_options->limits.add_to(digest);
+  digest->callback([digest_options] {
+    std::cout << sha256_hex(dump_file(digest_options->path, digest_options->limits.limits())) << "\n";
+  });
 
   add_bench_sst(groups);
 }

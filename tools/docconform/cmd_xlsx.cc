@@ -7,13 +7,24 @@
 #include "docconform/xlsx/dump.h"
 #include "docconform/xlsx/generator.h"
 #include "docconform/xlsx/workbook.h"
+#include "limit_options.h"
 #include "xlsx_bench.h"
 
 namespace docconform::cli {
 namespace {
 
+std::vector<LimitField<xlsx::Limits>> xlsx_limit_fields() {
+  using L = xlsx::Limits;
+  return {{"inflate_ratio", &L::inflate_ratio},     {"inflate_floor", &L::inflate_floor},
+          {"inflate_cap", &L::inflate_cap},         {"max_part_bytes", &L::max_part_bytes},
+          {"max_depth", &L::max_depth},             {"max_token_bytes", &L::max_token_bytes},
+          {"max_row_bytes", &L::max_row_bytes},     {"max_sheets", &L::max_sheets},
+          {"max_zip_entries", &L::max_zip_entries}};
+}
+
 struct LoadFlags {
   std::string file;
+  LimitOptions<xlsx::Limits> limits{xlsx_limit_fields()};
   unsigned threads = 0;
   bool serial = false;
   std::string inflate = "workers";
@@ -25,6 +36,7 @@ struct LoadFlags {
     o.threads = threads;
     o.inflate = inflate == "serial" ? xlsx::InflateMode::serial : xlsx::InflateMode::workers;
     o.chunk_bytes = chunk_bytes;
+    o.limits = limits.limits();
     return o;
   }
 };
@@ -36,6 +48,7 @@ void add_load_flags(CLI::App* app, LoadFlags& flags) {
   app->add_option("--inflate", flags.inflate, "Where sheet parts are inflated: workers (default) or serial (phase A)")
       ->check(CLI::IsMember({"workers", "serial"}));
   app->add_option("--chunk-bytes", flags.chunk_bytes, "Split sheets into chunks of about this much XML (0 = never)");
+  flags.limits.add_to(app);
 }
 
 }  // namespace

@@ -169,14 +169,21 @@ TEST(BadInput, ObjectsReferringToThemselves) {
   Document doc(*source);
   EXPECT_THROW(doc.resolve(Object::make_ref(4, 0)), Error);
   bodies.back() = "<< /Length 4 0 R >>\nstream\nabcd\nendstream";
-  const Error e = rejected(classic_pdf(bodies));
+  const std::string self = classic_pdf(bodies);
+  const Error e = rejected(self);
   EXPECT_NE(e.message().find("itself"), std::string::npos) << e.what();
+  EXPECT_EQ(e.context().offset, self.find("4 0 obj"));
 }
 
 TEST(BadInput, PageTreeLoops) {
   auto bodies = one_page();
   bodies[2] = "<< /Type /Pages /Kids [2 0 R] /Count 1 >>";
-  EXPECT_NE(rejected(classic_pdf(bodies)).message().find("twice"), std::string::npos);
+  const std::string looped = classic_pdf(bodies);
+  const Error e = rejected(looped);
+  EXPECT_NE(e.message().find("twice"), std::string::npos);
+  // The node reached twice is named with the offset of its bytes.
+  EXPECT_EQ(e.context().part, "object 2 0");
+  EXPECT_EQ(e.context().offset, looped.find("2 0 obj"));
   bodies[2] = "<< /Type /Pages /Kids [3 0 R] /Count 1 >>";
   EXPECT_NE(rejected(classic_pdf(bodies)).message().find("twice"), std::string::npos);
 }

@@ -66,6 +66,38 @@ TEST(Cfb, WriterRejectsNamesMsCfbForbids) {
   EXPECT_TRUE(CfbReader(file).find_stream(u"book 1 (COPY)"));
 }
 
+Error stream_error(const std::string& file) {
+  try {
+    CfbReader(file, {}, "f.xls").read_stream(1);
+  } catch (const Error& e) {
+    return e;
+  }
+  ADD_FAILURE() << "read";
+  return Error(ErrorKind::usage, {}, "");
+}
+
+// Chain errors name the FAT entry that breaks the chain; a stream size that cannot be the
+// file's names the directory entry's size field.
+TEST(Cfb, ChainAndSizeErrorsNameTheOffendingBytes) {
+  const std::string file = write_cfb("x");
+  const std::size_t fat = 512 * (1 + u32_at(file, 0x4C));
+  std::string loop = file;
+  loop[fat + 4 * 7] = loop[fat + 4 * 7 + 1] = loop[fat + 4 * 7 + 2] = loop[fat + 4 * 7 + 3] = 0;  // last sector -> 0
+  Error e = stream_error(loop);
+  EXPECT_EQ(e.context().part, "CFB FAT");
+  EXPECT_EQ(e.context().offset, fat + 4 * 7);
+  std::string outside = file;
+  outside[fat + 4 * 2 + 2] = 0x10;  // FAT[2] -> sector 0x100000
+  e = stream_error(outside);
+  EXPECT_EQ(e.context().offset, fat + 4 * 2);
+  std::string huge = file;
+  const std::size_t directory = 512 * (1 + u32_at(file, 0x30));
+  huge[directory + 128 + 123] = 0x40;  // stream size 1 GiB + 4 KiB
+  e = stream_error(huge);
+  EXPECT_EQ(e.kind(), ErrorKind::limit);
+  EXPECT_EQ(e.context().offset, directory + 128 + 120);
+}
+
 SstTable cells(std::initializer_list<std::u16string_view> texts) {
   SstTable out;
   for (const auto t : texts) out.append({t, std::nullopt, std::nullopt});

@@ -98,6 +98,53 @@ TEST(XlsxBadInput, ZipBombByDeclaredSize) {
   EXPECT_EQ(e.context().part, "xl/worksheets/sheet1.xml");
 }
 
+// XML without row starts (a bomb of anything but rows) stops at max_row_bytes in every mode,
+// before a streaming load holds more; the same gap between two rows is refused too.
+TEST(XlsxBadInput, RowGapLimitHoldsInEveryMode) {
+  std::string filler;
+  for (int i = 0; i < 20000; ++i) filler += "<x/>";
+  const std::string after_rows = sheet("<row r=\"1\"><c r=\"A1\"><v>1</v></c></row>" + filler);
+  const std::string between_rows = sheet("<row r=\"1\"/>" + filler + "<row r=\"2\"/>");
+  LoadOptions chunked;
+  chunked.chunk_bytes = 4096;
+  LoadOptions serial_inflate;
+  serial_inflate.inflate = InflateMode::serial;
+  LoadOptions whole;
+  whole.chunk_bytes = 0;
+  for (LoadOptions o : {LoadOptions{}, chunked, serial_inflate, whole}) {
+    o.limits.max_row_bytes = 40000;
+    for (const std::string* s : {&after_rows, &between_rows}) {
+      const Error e = error_of(workbook_with_sheet(*s), o);
+      EXPECT_EQ(e.kind(), ErrorKind::limit) << e.what();
+      EXPECT_EQ(e.context().part, "xl/worksheets/sheet1.xml");
+      EXPECT_TRUE(e.context().offset.has_value());
+    }
+    o.limits.max_row_bytes = 100000;
+    EXPECT_NO_THROW(load_workbook(workbook_with_sheet(between_rows), o, "ok.xlsx"));
+  }
+}
+
+// The stated entry count is checked before libzip indexes the central directory.
+TEST(XlsxBadInput, EntryCountOverTheLimitIsRefusedBeforeIndexing) {
+  const std::string bytes = workbook_with_sheet(sheet("<row r=\"1\"/>"));
+  LoadOptions o;
+  o.limits.max_zip_entries = 2;
+  const Error e = error_of(bytes, o);
+  EXPECT_EQ(e.kind(), ErrorKind::limit);
+  EXPECT_EQ(e.context().offset, bytes.rfind("PK\x05\x06"));
+}
+
+// Relationship parts are scanned under the configured limits like every other part.
+TEST(XlsxBadInput, RelationshipPartsUseTheConfiguredDepthLimit) {
+  std::string bytes = workbook_with_sheet(sheet("<row r=\"1\"/>"));
+  EXPECT_NO_THROW(load_workbook(bytes, {}, "ok.xlsx"));
+  LoadOptions o;
+  o.limits.max_depth = 1;  // <Relationships><Relationship/> is two deep
+  const Error e = error_of(bytes, o);
+  EXPECT_EQ(e.kind(), ErrorKind::limit);
+  EXPECT_EQ(e.context().part, "_rels/.rels");
+}
+
 TEST(XlsxBadInput, DeepNestingAndHugeElements) {
   std::string deep;
   for (int i = 0; i < 400; ++i) deep += "<x>";

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,9 @@ class Document {
   // The object with this number as the merged xref says; a free or absent number is null
   // (§7.3.10). Throws Error naming the object and offset when it cannot be read.
   Object object(std::uint32_t num);
+  // Where an object's bytes start (its object stream's, when compressed), for error messages;
+  // none for free, absent or unplaceable numbers.
+  std::optional<std::uint64_t> where(std::uint32_t num) const;
   // Follows a chain of references to a direct object (null for a dangling ref).
   Object resolve(const Object& value);
   // The raw (still encoded) data of a stream object, and the decoded data (FlateDecode only).

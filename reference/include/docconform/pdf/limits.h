@@ -9,7 +9,7 @@ struct Limits {
   std::uint32_t max_objects = 8'000'000;        // highest object number + 1 (/Size, xref entries)
   std::uint32_t max_depth = 200;                 // array/dict nesting, page-tree depth, ref chains
   std::uint64_t max_object_bytes = 64ull << 20;  // syntax of one object (stream data excluded)
-  std::uint64_t max_stream_decoded = 512ull << 20;  // decoded size of one xref or object stream
+  std::uint64_t max_stream_decoded = 64ull << 20;  // decoded size of one xref or object stream
   std::uint64_t inflate_ratio = 1000;  // decoded/encoded, enforced once decoded exceeds 1 MiB
   std::uint32_t max_xref_sections = 100'000;  // sections followed through /Prev and /XRefStm
   std::uint32_t max_objstm_objects = 1'000'000;  // /N of one object stream

@@ -28,6 +28,7 @@ class CfbReader {
     std::uint8_t type = 0;  // 1 storage, 2 stream, 5 root
     std::uint32_t start = 0;
     std::uint64_t size = 0;
+    std::uint64_t offset = 0;  // of the entry's 128 bytes in the file
   };
   const std::vector<Entry>& entries() const { return entries_; }
 
@@ -36,7 +37,10 @@ class CfbReader {
   std::string read_stream(std::size_t entry) const;
 
  private:
-  std::vector<std::uint32_t> chain(std::uint32_t start, const std::vector<std::uint32_t>& fat, const char* what) const;
+  // The sector chain from start (a field at start_offset); errors name the entry that breaks it.
+  std::vector<std::uint32_t> chain(std::uint32_t start, std::uint64_t start_offset, bool mini, const char* what) const;
+  // File offset of FAT (or mini FAT) entry `index`, for error messages.
+  std::uint64_t fat_entry_offset(std::size_t index, bool mini) const;
   std::string_view sector(std::uint32_t id) const;
   [[noreturn]] void fail(const std::string& part, std::uint64_t offset, const std::string& message) const;
 
@@ -48,6 +52,7 @@ class CfbReader {
   std::uint32_t mini_cutoff_ = 4096;
   std::vector<std::uint32_t> fat_;
   std::vector<std::uint32_t> mini_fat_;
+  std::vector<std::uint32_t> fat_sectors_, mini_fat_sectors_;  // where their entries are stored
   std::vector<Entry> entries_;
 };
 

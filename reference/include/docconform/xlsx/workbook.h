@@ -21,13 +21,16 @@ struct Limits {
   // Inflated bytes of all parts read, together: at most ratio x the file size, but never less
   // than floor and never more than cap (a zip bomb stops here, by declared or actual size).
   std::uint64_t inflate_ratio = 100;
-  std::uint64_t inflate_floor = 256ull << 20;
+  std::uint64_t inflate_floor = 16ull << 20;
   std::uint64_t inflate_cap = 8ull << 30;
   std::uint64_t max_part_bytes = 2ull << 30;  // one inflated part
   std::uint32_t max_depth = 256;              // XML element nesting
   std::uint64_t max_token_bytes = 64 << 20;   // one tag, text run, comment, CDATA or PI
+  // Sheet XML from one <row> start to the next (or from a part's start or to its end): what a
+  // streaming load must hold at once, so XML without rows cannot fill memory up to the budget.
+  std::uint64_t max_row_bytes = 16 << 20;
   std::uint32_t max_sheets = 10000;
-  std::uint64_t max_zip_entries = 1 << 20;
+  std::uint64_t max_zip_entries = 65535;  // more needs ZIP64; each opened handle indexes them all
 
   // Tight limits for fuzzing: small budgets so no input can run long or use much memory.
   static Limits fuzz();
