@@ -38,6 +38,13 @@ class Pdf:
         self.out += b"startxref\n%d\n%%%%EOF\n" % startxref
         return bytes(self.out)
 
+    def finish_with_xref_stream(self, num, entries):
+        """Ends the file with xref stream `num` listing entries for objects 0..num-1 and itself."""
+        xref_at = len(self.out)
+        rows = xref_stream_entries(entries + [(1, xref_at, 0)])
+        self.stream(num, b"<</Type/XRef/Size %d/W[1 4 2]/Root 1 0 R/Length %d>>" % (num + 1, len(rows)), rows)
+        return self.finish(xref_at)
+
 
 def basic(extra_trailer=b""):
     pdf = Pdf()
@@ -89,11 +96,7 @@ def xref_stream_pdf(objstm_entries, objstm_num, objstm_body, n=3):
     entries.append((1, pdf.offsets[objstm_num], 0))
     while len(entries) < 9:
         entries.append((0, 0, 0))
-    xref_at = len(pdf.out)
-    entries.append((1, xref_at, 0))
-    rows = xref_stream_entries(entries)
-    pdf.stream(9, b"<</Type/XRef/Size 10/W[1 4 2]/Root 1 0 R/Length %d>>" % len(rows), rows)
-    return pdf.finish(xref_at)
+    return pdf.finish_with_xref_stream(9, entries)
 
 
 def pdf_objstm_contains_itself():
@@ -109,11 +112,7 @@ def pdf_objstm_mutual():
     pdf.stream(5, b"<</Type/ObjStm/N 3/First %d/Length %d>>" % (len(header), len(data)), data)
     pdf.stream(6, b"<</Type/ObjStm/N 3/First %d/Length %d>>" % (len(header), len(data)), data)
     entries = [(0, 0, 65535), (2, 5, 0), (2, 5, 1), (2, 5, 2), (0, 0, 0), (2, 6, 0), (2, 5, 0), (0, 0, 0), (0, 0, 0)]
-    xref_at = len(pdf.out)
-    entries.append((1, xref_at, 0))
-    rows = xref_stream_entries(entries)
-    pdf.stream(9, b"<</Type/XRef/Size 10/W[1 4 2]/Root 1 0 R/Length %d>>" % len(rows), rows)
-    return pdf.finish(xref_at)
+    return pdf.finish_with_xref_stream(9, entries)
 
 
 def xref_stream_with(dictionary_tail, rows=None, declared_length=None):
@@ -203,11 +202,7 @@ def objstm_bomb(decoded_bytes, density):
     data = bomb_stream(decoded_bytes, density)
     pdf.stream(5, b"<</Type/ObjStm/N 1/First 4/Filter/FlateDecode/Length %d>>" % len(data), data)
     entries = [(0, 0, 65535), (2, 5, 0), (0, 0, 0), (0, 0, 0), (0, 0, 0), (1, pdf.offsets[5], 0)]
-    xref_at = len(pdf.out)
-    entries.append((1, xref_at, 0))
-    rows = xref_stream_entries(entries)
-    pdf.stream(6, b"<</Type/XRef/Size 7/W[1 4 2]/Root 1 0 R/Length %d>>" % len(rows), rows)
-    return pdf.finish(xref_at)
+    return pdf.finish_with_xref_stream(6, entries)
 
 
 def pdf_deflate_bomb_zeros():
