@@ -90,26 +90,25 @@ def xlsx_bomb_empty_rows():
     return zip_file.bytes()
 
 
-def xlsx_entry_explosion():
-    """70,000 central-directory entries (a ZIP64 count) sharing one local entry: over max_zip_entries."""
+def package_with_aliases(count):
+    """A one-sheet package whose central directory adds `count` entries sharing the sheet's data."""
     zip_file = ZipBuilder()
     for name, text in workbook_parts():
         zip_file.add(name, text.encode())
     zip_file.add("xl/worksheets/sheet1.xml", sheet_xml("").encode())
-    for i in range(70_000):
+    for i in range(count):
         zip_file.alias(f"x/{i}", "xl/worksheets/sheet1.xml")
     return zip_file.bytes()
+
+
+def xlsx_entry_explosion():
+    """70,000 central-directory entries (a ZIP64 count) sharing one local entry: over max_zip_entries."""
+    return package_with_aliases(70_000)
 
 
 def xlsx_entry_many():
     """5,000 entries: over a lowered max_zip_entries (the limit is configurable)."""
-    zip_file = ZipBuilder()
-    for name, text in workbook_parts():
-        zip_file.add(name, text.encode())
-    zip_file.add("xl/worksheets/sheet1.xml", sheet_xml("").encode())
-    for i in range(5000):
-        zip_file.alias(f"x/{i}", "xl/worksheets/sheet1.xml")
-    return zip_file.bytes()
+    return package_with_aliases(5000)
 
 
 def nested(depth):
