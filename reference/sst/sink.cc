@@ -170,15 +170,18 @@ class SequentialSink : public RecordSink {
   std::uint16_t record_type_ = 0;
 };
 
-class StreamFileSink final : public SequentialSink {
+// A file written front to back with write(2), unbuffered: the sinks that use it hand it
+// batches (the sequential sink's buffer, deflate's output).
+class Output {
  public:
-  explicit StreamFileSink(std::string path) : path_(std::move(path)), fd_(open_output(path_)) {}
-  ~StreamFileSink() override {
+  explicit Output(std::string path) : path_(std::move(path)), fd_(open_output(path_)) {}
+  ~Output() {
     if (fd_ >= 0) ::close(fd_);
   }
-
- protected:
-  void drain(const std::uint8_t* data, std::size_t size) override {
+  Output(const Output&) = delete;
+  Output& operator=(const Output&) = delete;
+  const std::string& path() const { return path_; }
+  void write(const std::uint8_t* data, std::size_t size) {
     while (size > 0) {
       const ssize_t n = ::write(fd_, data, size);
       if (n < 0 && errno == EINTR) continue;
@@ -187,11 +190,23 @@ class StreamFileSink final : public SequentialSink {
       size -= static_cast<std::size_t>(n);
     }
   }
-  void close() override { close_output(fd_, path_); }
+  void finish() { close_output(fd_, path_); }
 
  private:
   std::string path_;
   int fd_;
+};
+
+class StreamFileSink final : public SequentialSink {
+ public:
+  explicit StreamFileSink(std::string path) : file_(std::move(path)) {}
+
+ protected:
+  void drain(const std::uint8_t* data, std::size_t size) override { file_.write(data, size); }
+  void close() override { file_.finish(); }
+
+ private:
+  Output file_;
 };
 
 // zlib format at level 1: the point of compressing here is fewer bytes to the disk at a CPU
@@ -223,30 +238,6 @@ class ZlibFileSink final : public SequentialSink {
       file_.write(out_.data(), out_.size() - stream_.avail_out);
     } while (stream_.avail_out == 0 || (flush == Z_FINISH && status != Z_STREAM_END));
   }
-
-  // The compressed bytes go out sequentially, unbuffered (deflate already batches them).
-  class Output {
-   public:
-    explicit Output(std::string path) : path_(std::move(path)), fd_(open_output(path_)) {}
-    ~Output() {
-      if (fd_ >= 0) ::close(fd_);
-    }
-    const std::string& path() const { return path_; }
-    void write(const std::uint8_t* data, std::size_t size) {
-      while (size > 0) {
-        const ssize_t n = ::write(fd_, data, size);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) throw io_error(path_, "write failed");
-        data += n;
-        size -= static_cast<std::size_t>(n);
-      }
-    }
-    void finish() { close_output(fd_, path_); }
-
-   private:
-    std::string path_;
-    int fd_;
-  };
 
   Output file_;
   z_stream stream_{};
