@@ -5,8 +5,9 @@
 
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <cstdio>
+#include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -92,28 +93,17 @@ double thread_cpu_seconds() {
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
-// One writer x sink: a warm-up, then `repeat` timed runs (sink creation, writing, finish). Each
-// file run writes a new file: the previous run's output is deleted before the clock starts, since
-// truncating 40 MB of page cache in open(O_TRUNC) is not part of writing an SST.
-Run measure(const SstTable& table, WriterKind writer, SinkKind kind, const BenchOptions& o) {
-  const std::string path = (fs::path(o.dir) / ("docconform-bench-sst-" + std::to_string(::getpid()) + "." + to_string(kind))).string();
+// A warm-up, then `repeat` timed runs of body(last); prepare runs before each, off the clock.
+// Returns wall-clock and CPU statistics.
+template <class Prepare, class Body>
+std::pair<Stats, Stats> time_runs(int repeat, Prepare prepare, Body body) {
   std::vector<double> times;
   std::vector<double> cpu_times;
-  std::string logical;
-  for (int i = 0; i <= o.repeat; ++i) {
-    if (kind != SinkKind::memory) fs::remove(path);
+  for (int i = 0; i <= repeat; ++i) {
+    prepare();
     const double c0 = thread_cpu_seconds();
     const auto t0 = std::chrono::steady_clock::now();
-    if (kind == SinkKind::memory) {
-      auto sink = make_memory_sink();
-      write_sst(writer, table, *sink);
-      sink->finish();
-      if (i == o.repeat) logical = sink->bytes();
-    } else {
-      auto sink = make_file_sink(kind, path);
-      write_sst(writer, table, *sink);
-      sink->finish();
-    }
+    body(i == repeat);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const double cpu = thread_cpu_seconds() - c0;
     if (i > 0) {  // run 0 warms caches and the page allocator
@@ -121,10 +111,49 @@ Run measure(const SstTable& table, WriterKind writer, SinkKind kind, const Bench
       cpu_times.push_back(cpu);
     }
   }
+  return {summarize(times), summarize(cpu_times)};
+}
+
+// One writer x sink: sink creation, writing, finish. Each file run writes a new file: the
+// previous run's output is deleted before the clock starts, since truncating 40 MB of page
+// cache in open(O_TRUNC) is not part of writing an SST.
+Run measure(const SstTable& table, WriterKind writer, SinkKind kind, const BenchOptions& o) {
+  const std::string path = (fs::path(o.dir) / ("docconform-bench-sst-" + std::to_string(::getpid()) + "." + to_string(kind))).string();
+  std::string logical;
+  const auto [stats, cpu_stats] = time_runs(
+      o.repeat, [&] { if (kind != SinkKind::memory) fs::remove(path); },
+      [&](bool last) {
+        if (kind == SinkKind::memory) {
+          auto sink = make_memory_sink();
+          write_sst(writer, table, *sink);
+          sink->finish();
+          if (last) logical = sink->bytes();
+        } else {
+          auto sink = make_file_sink(kind, path);
+          write_sst(writer, table, *sink);
+          sink->finish();
+        }
+      });
   if (kind == SinkKind::file || kind == SinkKind::stream) logical = read_file(path);
   if (kind == SinkKind::zlib) logical = inflate_file(path);
   if (kind != SinkKind::memory) fs::remove(path);
-  return {to_string(writer), to_string(kind), summarize(times), summarize(cpu_times), sha256_hex(logical)};
+  return {to_string(writer), to_string(kind), stats, cpu_stats, sha256_hex(logical)};
+}
+
+// The floor of any writer into memory: the finished bytes copied into a new memory sink in
+// record-sized pieces, with no string handling at all.
+Run measure_copy_floor(const std::string& bytes, int repeat) {
+  std::string logical;
+  const auto [stats, cpu_stats] = time_runs(repeat, [] {}, [&](bool last) {
+    auto sink = make_memory_sink();
+    for (std::size_t at = 0; at < bytes.size(); at += max_record_data) {
+      const std::size_t n = std::min<std::size_t>(max_record_data, bytes.size() - at);
+      std::memcpy(sink->claim(n), bytes.data() + at, n);
+    }
+    sink->finish();
+    if (last) logical = sink->bytes();
+  });
+  return {"copy", "memory", stats, cpu_stats, sha256_hex(logical)};
 }
 
 // Runs the Java harness on the SST records; returns its key=value output.
@@ -181,8 +210,10 @@ void bench(const BenchOptions& o) {
       runs.push_back(measure(table, parse_writer_kind(w), parse_sink_kind(s), o));
     }
   }
+  std::cerr << "bench sst: copy floor\n";
+  const Run floor = measure_copy_floor(reference, o.repeat);
   const std::string expected = sha256_hex(reference);
-  bool identical = true;
+  bool identical = floor.sha256 == expected;
   for (const Run& r : runs) identical = identical && r.sha256 == expected;
 
   std::map<std::string, std::string> poi;
@@ -214,7 +245,9 @@ void bench(const BenchOptions& o) {
            ",\"cpu_min_s\":" + number_text(r.cpu_stats.min) + ",\"mb_per_cpu_s\":" + number_text(mb / r.cpu_stats.median) +
            ",\"sha256\":\"" + r.sha256 + "\"}";
   }
-  out += "],\"ratios\":{";
+  out += "],\"copy_floor\":{\"median_s\":" + number_text(floor.stats.median) + ",\"min_s\":" + number_text(floor.stats.min) +
+         ",\"max_s\":" + number_text(floor.stats.max) + ",\"cpu_median_s\":" + number_text(floor.cpu_stats.median) + "}";
+  out += ",\"ratios\":{";
   std::vector<std::pair<std::string, double>> ratios;
   const double fast_memory = median_of("fast", "memory");
   if (fast_memory > 0) {
@@ -223,6 +256,7 @@ void bench(const BenchOptions& o) {
       if (const double t = median_of("fast", s); t > 0) ratios.push_back({std::string("fast_") + s + "_over_memory", t / fast_memory});
     }
     if (poi.count("median_s")) ratios.push_back({"poi_over_fast_memory", std::stod(poi["median_s"]) / fast_memory});
+    ratios.push_back({"fast_memory_over_copy_floor", fast_memory / floor.stats.median});
   }
   // The same ratios in CPU time: on a loaded machine, wall time also counts waiting for a core.
   if (const double fast_cpu = median_of("fast", "memory", true); fast_cpu > 0) {
@@ -231,6 +265,7 @@ void bench(const BenchOptions& o) {
       if (const double t = median_of("fast", s, true); t > 0) ratios.push_back({std::string("cpu_fast_") + s + "_over_memory", t / fast_cpu});
     }
     if (poi.count("cpu_median_s")) ratios.push_back({"cpu_poi_over_fast_memory", std::stod(poi["cpu_median_s"]) / fast_cpu});
+    ratios.push_back({"cpu_fast_memory_over_copy_floor", fast_cpu / floor.cpu_stats.median});
   }
   for (std::size_t i = 0; i < ratios.size(); ++i) {
     if (i > 0) out += ',';
@@ -266,6 +301,8 @@ void bench(const BenchOptions& o) {
               << r.stats.max << "), " << mb / r.stats.median << " MB/s; CPU median " << r.cpu_stats.median << " s, "
               << mb / r.cpu_stats.median << " MB/CPU-s\n";
   }
+  std::cout << "  copy floor (the bytes copied into a memory sink): median " << floor.stats.median << " s; CPU median "
+            << floor.cpu_stats.median << " s\n";
   for (const auto& [name, value] : ratios) std::cout << "  " << name << ": " << value << "\n";
   if (poi.count("median_s")) {
     std::cout << "  POI SSTRecord.serialize: median " << poi["median_s"] << " s, same bytes: "
