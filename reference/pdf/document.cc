@@ -10,10 +10,6 @@
 
 namespace docconform::pdf {
 
-std::string object_part(std::uint32_t num, std::uint32_t gen) {
-  return "object " + std::to_string(num) + " " + std::to_string(gen);
-}
-
 const char* to_string(XrefSection::Form form) {
   switch (form) {
     case XrefSection::Form::table: return "table";
@@ -60,10 +56,10 @@ class FetchGuard {
 
 Object Document::read_at(std::uint64_t offset, std::uint32_t num, std::uint32_t gen, bool check_header) {
   const std::string& file = source_.name();
-  const std::string part = check_header ? object_part(num, gen) : "xref stream";
+  const PartName part = check_header ? PartName::object(num, gen) : PartName("xref stream");
   const std::uint64_t size = source_.size();
   if (offset >= size) {
-    throw Error(ErrorKind::format, {file, part, offset},
+    throw Error(ErrorKind::format, {file, part.str(), offset},
                 "offset is beyond the end of the file (" + std::to_string(size) + " bytes)");
   }
   const std::uint64_t grow_limit = check_header ? limits_.max_object_bytes : std::max(limits_.max_object_bytes, size);
@@ -79,7 +75,7 @@ Object Document::read_at(std::uint64_t offset, std::uint32_t num, std::uint32_t 
       const std::uint64_t found_gen = parser.parse_uint("generation number");
       parser.expect_keyword("obj");
       if (check_header && (found_num != num || found_gen != gen)) {
-        throw Error(ErrorKind::format, {file, part, offset},
+        throw Error(ErrorKind::format, {file, part.str(), offset},
                     "xref points at object " + std::to_string(found_num) + " " + std::to_string(found_gen));
       }
       // `N G obj endobj` (nothing in between) reads as null, as common readers do.
@@ -93,7 +89,7 @@ Object Document::read_at(std::uint64_t offset, std::uint32_t num, std::uint32_t 
       break;
     } catch (const NeedMore&) {
       if (want >= grow_limit) {
-        throw Error(ErrorKind::limit, {file, part, offset},
+        throw Error(ErrorKind::limit, {file, part.str(), offset},
                     "object is larger than " + std::to_string(grow_limit) + " bytes (max_object_bytes)");
       }
       want = std::min(want * 8, grow_limit);
@@ -103,27 +99,27 @@ Object Document::read_at(std::uint64_t offset, std::uint32_t num, std::uint32_t 
 
   const Object* length = object.get("Length");
   if (length != nullptr && length->kind == Kind::ref) {
-    if (!check_header) throw Error(ErrorKind::format, {file, part, offset}, "xref stream /Length must be a direct integer");
+    if (!check_header) throw Error(ErrorKind::format, {file, part.str(), offset}, "xref stream /Length must be a direct integer");
     const Object resolved = resolve(*length);
     if (resolved.kind != Kind::integer || resolved.integer < 0) {
-      throw Error(ErrorKind::format, {file, part, offset}, "stream /Length reference does not resolve to an integer >= 0");
+      throw Error(ErrorKind::format, {file, part.str(), offset}, "stream /Length reference does not resolve to an integer >= 0");
     }
     object.stream_length = static_cast<std::uint64_t>(resolved.integer);
   } else if (length == nullptr || length->kind != Kind::integer || length->integer < 0) {
-    throw Error(ErrorKind::format, {file, part, offset}, "stream without an integer /Length");
+    throw Error(ErrorKind::format, {file, part.str(), offset}, "stream without an integer /Length");
   } else {
     object.stream_length = static_cast<std::uint64_t>(length->integer);
   }
   const std::uint64_t end = object.stream_offset + object.stream_length;
   if (object.stream_length > size || end > size) {
-    throw Error(ErrorKind::format, {file, part, object.stream_offset},
+    throw Error(ErrorKind::format, {file, part.str(), object.stream_offset},
                 "stream /Length " + std::to_string(object.stream_length) + " runs past the end of the file");
   }
   const auto span = static_cast<std::size_t>(std::min<std::uint64_t>(64, size - end));
   Parser tail(source_.map(end, span), span, end, true, limits_, file, part);
   tail.skip_ws();
   if (!tail.try_keyword("endstream")) {
-    throw Error(ErrorKind::format, {file, part, end},
+    throw Error(ErrorKind::format, {file, part.str(), end},
                 "stream /Length " + std::to_string(object.stream_length) + " does not end at 'endstream'");
   }
   return object;

@@ -25,6 +25,4 @@ struct Document::Impl {
   std::vector<std::uint32_t> fetching;
 };
 
-std::string object_part(std::uint32_t num, std::uint32_t gen);
-
 }  // namespace docconform::pdf

@@ -82,14 +82,14 @@ Object Document::compressed(std::uint32_t num, const XrefEntry& entry) {
   }
   it->last_use = ++impl_->clock;
   const Cluster& cluster = *it;
-  const std::string part = object_part(num, 0) + " in object stream " + std::to_string(stream_num);
+  const PartName part = PartName::object(num, 0, stream_num);
   // The xref's index is a hint: when that slot holds another object, the header is searched
   // (the stream's own header is authoritative for which object sits where).
   std::size_t slot = entry.index;
   if (slot >= cluster.slots.size() || cluster.slots[slot].first != num) {
     const auto found = std::find_if(cluster.slots.begin(), cluster.slots.end(), [&](const auto& s) { return s.first == num; });
     if (found == cluster.slots.end()) {
-      throw Error(ErrorKind::format, {file, part, std::nullopt}, "the object stream's header does not list this object");
+      throw Error(ErrorKind::format, {file, part.str(), std::nullopt}, "the object stream's header does not list this object");
     }
     slot = static_cast<std::size_t>(found - cluster.slots.begin());
   }

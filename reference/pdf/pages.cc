@@ -4,6 +4,7 @@
 
 #include "docconform/error.h"
 #include "document_impl.h"
+#include "parser.h"
 
 namespace docconform::pdf {
 namespace {

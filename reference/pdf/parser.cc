@@ -1,19 +1,19 @@
 #include "parser.h"
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <charconv>
+#include <cstdint>
 #include <cstdlib>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "docconform/error.h"
 
 namespace docconform::pdf {
-
-bool is_pdf_whitespace(std::uint8_t c) { return c == 0 || c == 9 || c == 10 || c == 12 || c == 13 || c == 32; }
-
-bool is_pdf_delimiter(std::uint8_t c) {
-  return c == '(' || c == ')' || c == '<' || c == '>' || c == '[' || c == ']' || c == '{' || c == '}' || c == '/' ||
-         c == '%';
-}
 
 namespace {
 
@@ -29,6 +29,49 @@ bool string_special(std::uint8_t c) {
   return table[c];
 }
 
+// The bytes a literal string must interpret, found 64 at a time (binary payloads have a few per
+// hundred bytes): next(from) is the first at or after `from`, or size when there is none. One
+// block's bit mask is kept, so walking forward through a string tests each byte once.
+class SpecialBytes {
+ public:
+  SpecialBytes(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
+
+  std::size_t next(std::size_t from) {
+    for (;;) {
+      if (from >= size_) return size_;
+      if (from < block_ || from >= block_ + 64) load(from);
+      if (const std::uint64_t m = mask_ & (~std::uint64_t{0} << (from - block_)); m != 0) return block_ + std::countr_zero(m);
+      from = block_ + 64;
+    }
+  }
+
+ private:
+  void load(std::size_t at) {
+    block_ = at;
+    mask_ = 0;
+    const std::size_t n = std::min<std::size_t>(64, size_ - at);
+#if defined(__SSE2__)
+    if (n == 64) {
+      const __m128i open = _mm_set1_epi8('('), close = _mm_set1_epi8(')');
+      const __m128i backslash = _mm_set1_epi8('\\'), cr = _mm_set1_epi8('\r');
+      for (int i = 0; i < 4; ++i) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data_ + at + 16 * i));
+        const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, open), _mm_cmpeq_epi8(v, close)),
+                                         _mm_or_si128(_mm_cmpeq_epi8(v, backslash), _mm_cmpeq_epi8(v, cr)));
+        mask_ |= static_cast<std::uint64_t>(static_cast<std::uint16_t>(_mm_movemask_epi8(hit))) << (16 * i);
+      }
+      return;
+    }
+#endif
+    for (std::size_t i = 0; i < n; ++i) mask_ |= static_cast<std::uint64_t>(string_special(data_[at + i])) << i;
+  }
+
+  const std::uint8_t* data_;
+  std::size_t size_;
+  std::size_t block_ = SIZE_MAX - 64;  // no block loaded
+  std::uint64_t mask_ = 0;
+};
+
 int hex_value(int c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -39,20 +82,23 @@ int hex_value(int c) {
 }  // namespace
 
 Parser::Parser(const std::uint8_t* data, std::size_t size, std::uint64_t base, bool at_end, const Limits& limits,
-               const std::string& file, const std::string& part)
+               const std::string& file, PartName part)
     : data_(data), size_(size), base_(base), at_end_(at_end), limits_(limits), file_(file), part_(part) {}
 
+std::string object_part(std::uint32_t num, std::uint32_t gen) {
+  return "object " + std::to_string(num) + " " + std::to_string(gen);
+}
+
+std::string PartName::str() const {
+  if (!is_object_) return std::string(text_);
+  std::string text = object_part(num_, gen_);
+  if (object_stream_ >= 0) text += " in object stream " + std::to_string(object_stream_);
+  return text;
+}
+
 void Parser::fail(const std::string& message) const {
-  throw Error(ErrorKind::format, {file_, part_, offset()}, message);
+  throw Error(ErrorKind::format, {file_, part_.str(), offset()}, message);
 }
-
-bool Parser::peek_end() {
-  if (pos_ < size_) return false;
-  if (at_end_) return true;
-  throw NeedMore{};
-}
-
-int Parser::peek() { return peek_end() ? -1 : data_[pos_]; }
 
 void Parser::skip_ws() {
   while (!peek_end()) {
@@ -113,7 +159,7 @@ Object Parser::parse_object() {
 
 Object Parser::parse_value(std::uint32_t depth) {
   if (depth > limits_.max_depth) {
-    throw Error(ErrorKind::limit, {file_, part_, offset()},
+    throw Error(ErrorKind::limit, {file_, part_.str(), offset()},
                 "nesting deeper than max_depth (" + std::to_string(limits_.max_depth) + ")");
   }
   skip_ws();
@@ -259,18 +305,40 @@ Object Parser::parse_name() {
 
 Object Parser::parse_literal_string() {
   const std::size_t start = pos_;
-  ++pos_;  // '('
+  // Find the closing parenthesis first, so the value is sized once and a string without escapes
+  // or CRs (balanced parentheses stay as they are) is one copy.
+  SpecialBytes specials(data_, size_);
+  std::size_t end = start + 1;
+  bool plain = true;
+  for (int depth = 1; depth > 0;) {
+    end = specials.next(end);
+    if (end >= size_) {
+      if (!at_end_) throw NeedMore{};
+      fail("unterminated literal string");  // offset: the opening parenthesis
+    }
+    const std::uint8_t c = data_[end++];
+    if (c == '(') {
+      ++depth;
+    } else if (c == ')') {
+      --depth;
+    } else {
+      plain = false;
+      if (c == '\\') ++end;  // an escaped byte never opens or closes
+    }
+  }
   Object o;
   o.kind = Kind::string;
+  if (plain) {
+    o.bytes.assign(reinterpret_cast<const char*>(data_ + start + 1), end - start - 2);
+    pos_ = end;
+    return o;
+  }
+  o.bytes.reserve(end - start - 2);
+  ++pos_;  // '('
   int nesting = 1;
   for (;;) {
-    if (peek_end()) {
-      pos_ = start;
-      fail("unterminated literal string");
-    }
     // Copy the run of bytes that need no interpretation in one go.
-    std::size_t run = pos_;
-    while (run < size_ && !string_special(data_[run])) ++run;
+    const std::size_t run = specials.next(pos_);
     if (run > pos_) {
       o.bytes.append(reinterpret_cast<const char*>(data_ + pos_), run - pos_);
       pos_ = run;

@@ -40,6 +40,34 @@ TEST(Parser, LiteralStrings) {
   EXPECT_EQ(canon("(\xFF\x01)"), "\"\\u00FF\\u0001\"");
 }
 
+// The lexer tests 64 bytes at a time for the bytes a string must interpret: every escape, nested
+// parenthesis and end of line decodes the same at every distance from a block boundary.
+TEST(Parser, LiteralStringsDecodeTheSameAtEveryBlockOffset) {
+  const std::pair<std::string, std::string> pieces[] = {
+      {"\\)", ")"}, {"\\(", "("}, {"\\\\", "\\"}, {"()", "()"}, {"\r\n", "\n"}, {"\\\r\n", ""}, {"\\101", "A"}, {"(()", "(()"}};
+  for (const auto& [raw, decoded] : pieces) {
+    for (std::size_t at = 0; at < 140; ++at) {
+      const std::string before(at, 'x'), after(150 - at, 'y');
+      // "(()" leaves one parenthesis open: the string closes one byte later.
+      const std::string close = raw == "(()" ? "))" : ")";
+      const std::string want = before + decoded + after + (raw == "(()" ? ")" : "");
+      EXPECT_EQ(parse_object_text("(" + before + raw + after + close).bytes, want) << raw << " at " << at;
+    }
+  }
+}
+
+TEST(Parser, LiteralStringEndsOnlyAtItsBalancingParenthesis) {
+  EXPECT_THROW(parse_object_text("(" + std::string(70, 'a') + "\\)"), Error);  // an escaped ')' does not close
+  EXPECT_THROW(parse_object_text("(" + std::string(63, 'a') + "(" + std::string(70, 'b') + ")"), Error);
+  try {
+    parse_object_text("  (" + std::string(200, 'a'));
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(e.message().find("unterminated literal string"), std::string::npos);
+    EXPECT_EQ(e.context().offset, std::optional<std::uint64_t>(2));  // the opening parenthesis
+  }
+}
+
 TEST(Parser, HexStrings) {
   EXPECT_EQ(parse_object_text("<48 65 6c6C6f>").bytes, "Hello");
   EXPECT_EQ(parse_object_text("<7>").bytes, "\x70");
