@@ -306,8 +306,11 @@ Object Parser::parse_name() {
 Object Parser::parse_literal_string() {
   const std::size_t start = pos_;
   // Find the closing parenthesis first, so the value is sized once and a string without escapes
-  // or CRs (balanced parentheses stay as they are) is one copy.
+  // or CRs (balanced parentheses stay as they are) is one copy. The bytes to interpret that this
+  // finds are where decoding stops next; the first ones are remembered, not searched again.
   SpecialBytes specials(data_, size_);
+  std::array<std::size_t, 64> stops;
+  std::size_t stop_count = 0;
   std::size_t end = start + 1;
   bool plain = true;
   for (int depth = 1; depth > 0;) {
@@ -316,6 +319,7 @@ Object Parser::parse_literal_string() {
       if (!at_end_) throw NeedMore{};
       fail("unterminated literal string");  // offset: the opening parenthesis
     }
+    if (stop_count < stops.size()) stops[stop_count++] = end;
     const std::uint8_t c = data_[end++];
     if (c == '(') {
       ++depth;
@@ -336,14 +340,12 @@ Object Parser::parse_literal_string() {
   o.bytes.reserve(end - start - 2);
   ++pos_;  // '('
   int nesting = 1;
-  for (;;) {
-    // Copy the run of bytes that need no interpretation in one go.
-    const std::size_t run = specials.next(pos_);
-    if (run > pos_) {
-      o.bytes.append(reinterpret_cast<const char*>(data_ + pos_), run - pos_);
-      pos_ = run;
-      continue;
-    }
+  for (std::size_t next_stop = 0;;) {
+    // Copy the run of bytes that need no interpretation in one go, up to the next byte to
+    // interpret (escapes consume the bytes they escape, so the stops stay in step).
+    const std::size_t stop = next_stop < stop_count ? stops[next_stop++] : specials.next(pos_);
+    o.bytes.append(reinterpret_cast<const char*>(data_ + pos_), stop - pos_);
+    pos_ = stop;
     const std::uint8_t c = data_[pos_++];
     if (c == '(') {
       ++nesting;

@@ -56,6 +56,16 @@ TEST(Parser, LiteralStringsDecodeTheSameAtEveryBlockOffset) {
   }
 }
 
+// The first 64 bytes to interpret are remembered while the end is found; later ones are found again.
+TEST(Parser, LiteralStringsWithMoreEscapesThanRemembered) {
+  std::string raw, want;
+  for (int i = 0; i < 150; ++i) {
+    raw += i % 3 == 0 ? "\\)" : i % 3 == 1 ? "a\r\nb" : "(\\101)";
+    want += i % 3 == 0 ? ")" : i % 3 == 1 ? "a\nb" : "(A)";
+  }
+  EXPECT_EQ(parse_object_text("(" + raw + ")").bytes, want);
+}
+
 TEST(Parser, LiteralStringEndsOnlyAtItsBalancingParenthesis) {
   EXPECT_THROW(parse_object_text("(" + std::string(70, 'a') + "\\)"), Error);  // an escaped ')' does not close
   EXPECT_THROW(parse_object_text("(" + std::string(63, 'a') + "(" + std::string(70, 'b') + ")"), Error);
