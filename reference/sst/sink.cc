@@ -1,13 +1,16 @@
 #include "docconform/sst/sink.h"
 
 #include <fcntl.h>
+#include <lz4frame.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
 #include <new>
+#include <sstream>
 #include <vector>
 
 #include "docconform/error.h"
@@ -244,7 +247,113 @@ class ZlibFileSink final : public SequentialSink {
   std::vector<std::uint8_t> out_;
 };
 
+// LZ4 frame format, default preferences (64 KiB blocks, fast level): the same sequential stream
+// as zlib at a fraction of the CPU, compressing less.
+class Lz4FileSink final : public SequentialSink {
+ public:
+  explicit Lz4FileSink(std::string path) : file_(std::move(path)) {
+    if (LZ4F_isError(LZ4F_createCompressionContext(&context_, LZ4F_VERSION))) fail("LZ4F_createCompressionContext");
+    out_.resize(LZ4F_compressBound(io_buffer_bytes, nullptr));
+    const std::size_t header = LZ4F_compressBegin(context_, out_.data(), out_.size(), nullptr);
+    if (LZ4F_isError(header)) fail("LZ4F_compressBegin");
+    file_.write(out_.data(), header);
+  }
+  ~Lz4FileSink() override { LZ4F_freeCompressionContext(context_); }
+
+ protected:
+  // The sequential sink drains at most its buffer (io_buffer_bytes) at a time.
+  void drain(const std::uint8_t* data, std::size_t size) override {
+    const std::size_t n = LZ4F_compressUpdate(context_, out_.data(), out_.size(), data, size, nullptr);
+    if (LZ4F_isError(n)) fail("LZ4F_compressUpdate");
+    file_.write(out_.data(), n);
+  }
+  void close() override {
+    const std::size_t n = LZ4F_compressEnd(context_, out_.data(), out_.size(), nullptr);
+    if (LZ4F_isError(n)) fail("LZ4F_compressEnd");
+    file_.write(out_.data(), n);
+    file_.finish();
+  }
+
+ private:
+  [[noreturn]] void fail(const char* what) const {
+    throw Error(ErrorKind::io, {file_.path(), "", std::nullopt}, std::string(what) + " failed");
+  }
+
+  Output file_;
+  LZ4F_cctx* context_ = nullptr;
+  std::vector<std::uint8_t> out_;
+};
+
+std::string read_whole_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw io_error(path, "cannot open");
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+Error broken_stream(const std::string& path, const char* format, std::size_t offset) {
+  return Error(ErrorKind::format, {path, "", offset}, std::string("not a complete ") + format + " stream");
+}
+
+std::string inflate_whole(const std::string& path, const std::string& packed) {
+  z_stream z{};
+  if (inflateInit(&z) != Z_OK) throw Error(ErrorKind::io, {path, "", std::nullopt}, "inflateInit failed");
+  std::string out;
+  std::vector<char> buffer(io_buffer_bytes);
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(packed.data()));
+  z.avail_in = static_cast<uInt>(packed.size());
+  int status = Z_OK;
+  while (status != Z_STREAM_END) {
+    z.next_out = reinterpret_cast<Bytef*>(buffer.data());
+    z.avail_out = static_cast<uInt>(buffer.size());
+    status = inflate(&z, Z_NO_FLUSH);
+    if (status != Z_OK && status != Z_STREAM_END) {
+      const std::size_t at = packed.size() - z.avail_in;
+      inflateEnd(&z);
+      throw broken_stream(path, "zlib", at);
+    }
+    out.append(buffer.data(), buffer.size() - z.avail_out);
+  }
+  inflateEnd(&z);
+  return out;
+}
+
+std::string lz4_decompress_whole(const std::string& path, const std::string& packed) {
+  LZ4F_dctx* context = nullptr;
+  if (LZ4F_isError(LZ4F_createDecompressionContext(&context, LZ4F_VERSION))) {
+    throw Error(ErrorKind::io, {path, "", std::nullopt}, "LZ4F_createDecompressionContext failed");
+  }
+  std::string out;
+  std::vector<char> buffer(io_buffer_bytes);
+  std::size_t at = 0;
+  std::size_t hint = 1;  // 0 once a frame is complete
+  while (at < packed.size() && hint != 0) {
+    std::size_t produced = buffer.size();
+    std::size_t consumed = packed.size() - at;
+    hint = LZ4F_decompress(context, buffer.data(), &produced, packed.data() + at, &consumed, nullptr);
+    if (LZ4F_isError(hint)) break;
+    at += consumed;
+    out.append(buffer.data(), produced);
+  }
+  LZ4F_freeDecompressionContext(context);
+  if (hint != 0 || at != packed.size()) throw broken_stream(path, "LZ4 frame", at);
+  return out;
+}
+
 }  // namespace
+
+std::string read_sink_file(SinkKind kind, const std::string& path) {
+  const std::string bytes = read_whole_file(path);
+  switch (kind) {
+    case SinkKind::zlib: return inflate_whole(path, bytes);
+    case SinkKind::lz4: return lz4_decompress_whole(path, bytes);
+    case SinkKind::file:
+    case SinkKind::stream: return bytes;
+    case SinkKind::memory: break;
+  }
+  throw Error(ErrorKind::usage, {}, "the memory sink has no file");
+}
 
 const char* to_string(SinkKind kind) {
   switch (kind) {
@@ -252,6 +361,7 @@ const char* to_string(SinkKind kind) {
     case SinkKind::file: return "file";
     case SinkKind::stream: return "stream";
     case SinkKind::zlib: return "zlib";
+    case SinkKind::lz4: return "lz4";
   }
   return "unknown";
 }
@@ -261,7 +371,8 @@ SinkKind parse_sink_kind(std::string_view name) {
   if (name == "file") return SinkKind::file;
   if (name == "stream") return SinkKind::stream;
   if (name == "zlib") return SinkKind::zlib;
-  throw Error(ErrorKind::usage, {}, "unknown sink '" + std::string(name) + "' (memory, file, stream, zlib)");
+  if (name == "lz4") return SinkKind::lz4;
+  throw Error(ErrorKind::usage, {}, "unknown sink '" + std::string(name) + "' (memory, file, stream, zlib, lz4)");
 }
 
 std::unique_ptr<MemorySink> make_memory_sink() { return std::make_unique<MemorySink>(); }
@@ -271,6 +382,7 @@ std::unique_ptr<RecordSink> make_file_sink(SinkKind kind, const std::string& pat
     case SinkKind::file: return std::make_unique<RandomAccessFileSink>(path);
     case SinkKind::stream: return std::make_unique<StreamFileSink>(path);
     case SinkKind::zlib: return std::make_unique<ZlibFileSink>(path);
+    case SinkKind::lz4: return std::make_unique<Lz4FileSink>(path);
     case SinkKind::memory: break;
   }
   throw Error(ErrorKind::usage, {}, "the memory sink has no file");

@@ -21,15 +21,17 @@ def main():
             problems.append("missing key %s" % key)
     if not problems:
         pairs = {(r["writer"], r["sink"]) for r in d["runs"]}
-        want = {(w, s) for w in ("naive", "fast") for s in ("memory", "file", "stream", "zlib")}
+        want = {(w, s) for w in ("naive", "fast") for s in ("memory", "file", "stream", "zlib", "lz4")}
         if pairs != want:
             problems.append("runs are %s, expected every writer x sink" % sorted(pairs))
         for r in d["runs"]:
-            for key in ("median_s", "min_s", "max_s", "mb_per_s", "sha256"):
+            for key in ("median_s", "min_s", "max_s", "mb_per_s", "sha256", "stored_bytes"):
                 if key not in r:
                     problems.append("run %s/%s lacks %s" % (r["writer"], r["sink"], key))
             if r.get("sha256") != d["sha256"]:
                 problems.append("run %s/%s wrote different bytes" % (r["writer"], r["sink"]))
+            if r["sink"] in ("memory", "file", "stream") and r.get("stored_bytes") != d["sst_bytes"]:
+                problems.append("run %s/%s stored %s bytes, not %s" % (r["writer"], r["sink"], r.get("stored_bytes"), d["sst_bytes"]))
             if not 0 < r.get("min_s", 0) <= r.get("median_s", 0) <= r.get("max_s", 0):
                 problems.append("run %s/%s has inconsistent times" % (r["writer"], r["sink"]))
         if d["count"] != 3000 or d["sst_bytes"] <= 3000 or d["identical"] is not True or d["poi"] is not None:

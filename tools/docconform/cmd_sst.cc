@@ -67,7 +67,7 @@ void add_sst(CommandGroups& groups) {
   auto* write = sst->add_subcommand("write", "Serialize a strings file as SST + CONTINUE + EXTSST records");
   write->add_option("--strings", w->strings, "Strings file (JSON Lines)")->required();
   write->add_option("--writer", w->writer, "naive (one call per byte, the oracle) or fast")->capture_default_str();
-  write->add_option("--sink", w->sink, "memory, file (pwrite, back-patched lengths), stream (sequential) or zlib")
+  write->add_option("--sink", w->sink, "memory, file (pwrite, back-patched lengths), stream (sequential), zlib or lz4")
       ->capture_default_str();
   write->add_option("out", w->out, "Output file (zlib: deflated record bytes)")->required();
   write->callback([w] {

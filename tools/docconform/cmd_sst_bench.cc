@@ -1,7 +1,6 @@
 // bench sst: every writer x sink serializing the same generated strings, timed side by side,
 // plus Apache POI serializing the same SST (tools/poi/PoiSst.java) in the same run.
 #include <unistd.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <chrono>
@@ -33,7 +32,7 @@ struct BenchOptions {
   std::string mix = "mixed";
   std::uint64_t seed = 1;
   std::vector<std::string> writers = {"naive", "fast"};
-  std::vector<std::string> sinks = {"memory", "file", "stream", "zlib"};
+  std::vector<std::string> sinks = {"memory", "file", "stream", "zlib", "lz4"};
   int repeat = 7;
   int poi_repeat = 7;
   int poi_workbook_repeat = 3;
@@ -57,34 +56,12 @@ Stats summarize(std::vector<double> times) {
   return {median, times.front(), times.back()};
 }
 
-std::string inflate_file(const std::string& path) {
-  const std::string packed = read_file(path);
-  z_stream z{};
-  if (inflateInit(&z) != Z_OK) throw Error(ErrorKind::io, {path, "", std::nullopt}, "inflateInit failed");
-  std::string out;
-  char buffer[1 << 16];
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(packed.data()));
-  z.avail_in = static_cast<uInt>(packed.size());
-  int status = Z_OK;
-  while (status != Z_STREAM_END) {
-    z.next_out = reinterpret_cast<Bytef*>(buffer);
-    z.avail_out = sizeof buffer;
-    status = inflate(&z, Z_NO_FLUSH);
-    if (status != Z_OK && status != Z_STREAM_END) {
-      inflateEnd(&z);
-      throw Error(ErrorKind::format, {path, "", std::nullopt}, "not a complete zlib stream");
-    }
-    out.append(buffer, sizeof buffer - z.avail_out);
-  }
-  inflateEnd(&z);
-  return out;
-}
-
 struct Run {
   std::string writer, sink;
   Stats stats;      // wall-clock seconds
   Stats cpu_stats;  // CPU seconds of this thread (user + system): what the machine's load does not inflate
   std::string sha256;
+  std::uint64_t stored_bytes = 0;  // what the sink left: in memory, or on disk (compressed for zlib, lz4)
 };
 
 double thread_cpu_seconds() {
@@ -134,10 +111,13 @@ Run measure(const SstTable& table, WriterKind writer, SinkKind kind, const Bench
           sink->finish();
         }
       });
-  if (kind == SinkKind::file || kind == SinkKind::stream) logical = read_file(path);
-  if (kind == SinkKind::zlib) logical = inflate_file(path);
-  if (kind != SinkKind::memory) fs::remove(path);
-  return {to_string(writer), to_string(kind), stats, cpu_stats, sha256_hex(logical)};
+  std::uint64_t stored = logical.size();
+  if (kind != SinkKind::memory) {
+    logical = read_sink_file(kind, path);
+    stored = fs::file_size(path);
+    fs::remove(path);
+  }
+  return {to_string(writer), to_string(kind), stats, cpu_stats, sha256_hex(logical), stored};
 }
 
 // The floor of any writer into memory: the finished bytes copied into a new memory sink in
@@ -153,7 +133,7 @@ Run measure_copy_floor(const std::string& bytes, int repeat) {
     sink->finish();
     if (last) logical = sink->bytes();
   });
-  return {"copy", "memory", stats, cpu_stats, sha256_hex(logical)};
+  return {"copy", "memory", stats, cpu_stats, sha256_hex(logical), logical.size()};
 }
 
 // Runs the Java harness on the SST records; returns its key=value output.
@@ -243,7 +223,7 @@ void bench(const BenchOptions& o) {
            ",\"min_s\":" + number_text(r.stats.min) + ",\"max_s\":" + number_text(r.stats.max) +
            ",\"mb_per_s\":" + number_text(mb / r.stats.median) + ",\"cpu_median_s\":" + number_text(r.cpu_stats.median) +
            ",\"cpu_min_s\":" + number_text(r.cpu_stats.min) + ",\"mb_per_cpu_s\":" + number_text(mb / r.cpu_stats.median) +
-           ",\"sha256\":\"" + r.sha256 + "\"}";
+           ",\"stored_bytes\":" + std::to_string(r.stored_bytes) + ",\"sha256\":\"" + r.sha256 + "\"}";
   }
   out += "],\"copy_floor\":{\"median_s\":" + number_text(floor.stats.median) + ",\"min_s\":" + number_text(floor.stats.min) +
          ",\"max_s\":" + number_text(floor.stats.max) + ",\"cpu_median_s\":" + number_text(floor.cpu_stats.median) + "}";
@@ -252,7 +232,7 @@ void bench(const BenchOptions& o) {
   const double fast_memory = median_of("fast", "memory");
   if (fast_memory > 0) {
     if (const double naive = median_of("naive", "memory"); naive > 0) ratios.push_back({"naive_over_fast_memory", naive / fast_memory});
-    for (const char* s : {"file", "stream", "zlib"}) {
+    for (const char* s : {"file", "stream", "zlib", "lz4"}) {
       if (const double t = median_of("fast", s); t > 0) ratios.push_back({std::string("fast_") + s + "_over_memory", t / fast_memory});
     }
     if (poi.count("median_s")) ratios.push_back({"poi_over_fast_memory", std::stod(poi["median_s"]) / fast_memory});
@@ -261,7 +241,7 @@ void bench(const BenchOptions& o) {
   // The same ratios in CPU time: on a loaded machine, wall time also counts waiting for a core.
   if (const double fast_cpu = median_of("fast", "memory", true); fast_cpu > 0) {
     if (const double naive = median_of("naive", "memory", true); naive > 0) ratios.push_back({"cpu_naive_over_fast_memory", naive / fast_cpu});
-    for (const char* s : {"file", "stream", "zlib"}) {
+    for (const char* s : {"file", "stream", "zlib", "lz4"}) {
       if (const double t = median_of("fast", s, true); t > 0) ratios.push_back({std::string("cpu_fast_") + s + "_over_memory", t / fast_cpu});
     }
     if (poi.count("cpu_median_s")) ratios.push_back({"cpu_poi_over_fast_memory", std::stod(poi["cpu_median_s"]) / fast_cpu});
@@ -299,7 +279,7 @@ void bench(const BenchOptions& o) {
   for (const Run& r : runs) {
     std::cout << "  " << r.writer << " -> " << r.sink << ": median " << r.stats.median << " s (min " << r.stats.min << ", max "
               << r.stats.max << "), " << mb / r.stats.median << " MB/s; CPU median " << r.cpu_stats.median << " s, "
-              << mb / r.cpu_stats.median << " MB/CPU-s\n";
+              << mb / r.cpu_stats.median << " MB/CPU-s; " << r.stored_bytes << " bytes stored\n";
   }
   std::cout << "  copy floor (the bytes copied into a memory sink): median " << floor.stats.median << " s; CPU median "
             << floor.cpu_stats.median << " s\n";
@@ -334,7 +314,7 @@ void add_bench_sst(CommandGroups& groups) {
   bench_cmd->add_option("--mix", o->mix, "String mix (see gen strings)")->capture_default_str();
   bench_cmd->add_option("--seed", o->seed, "Generator seed")->capture_default_str();
   bench_cmd->add_option("--writer", o->writers, "Comma-separated writers: naive,fast")->delimiter(',');
-  bench_cmd->add_option("--sink", o->sinks, "Comma-separated sinks: memory,file,stream,zlib")->delimiter(',');
+  bench_cmd->add_option("--sink", o->sinks, "Comma-separated sinks: memory,file,stream,zlib,lz4")->delimiter(',');
   bench_cmd->add_option("--repeat", o->repeat, "Timed runs per writer x sink (after one warm-up)")->capture_default_str();
   bench_cmd->add_option("--poi-repeat", o->poi_repeat, "Timed POI SSTRecord.serialize runs")->capture_default_str();
   bench_cmd->add_option("--poi-workbook-repeat", o->poi_workbook_repeat, "Timed POI HSSFWorkbook.write runs (0: skip)")

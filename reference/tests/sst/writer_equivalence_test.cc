@@ -1,12 +1,9 @@
 // The fast writer against the naive oracle, every sink against memory, reader(writer(x)) == x.
 #include <gtest/gtest.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "docconform/error.h"
 #include "docconform/sha256.h"
@@ -110,47 +107,20 @@ TEST(WriterEquivalence, ExtSstPositionsAreAbsoluteInTheStream) {
   }
 }
 
-std::string read_whole(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
-
-std::string inflate_all(const std::string& packed) {
-  std::string out(1 << 20, '\0');
-  z_stream z{};
-  EXPECT_EQ(inflateInit(&z), Z_OK);
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(packed.data()));
-  z.avail_in = static_cast<uInt>(packed.size());
-  std::string result;
-  int status = Z_OK;
-  while (status == Z_OK) {
-    z.next_out = reinterpret_cast<Bytef*>(out.data());
-    z.avail_out = static_cast<uInt>(out.size());
-    status = inflate(&z, Z_NO_FLUSH);
-    result.append(out.data(), out.size() - z.avail_out);
-  }
-  EXPECT_EQ(status, Z_STREAM_END);
-  inflateEnd(&z);
-  return result;
-}
-
 TEST(WriterEquivalence, EverySinkWritesTheSameBytes) {
   const SstTable table = boundary_sweep(99, 400);
   const std::string expected = sst_bytes(table, WriterKind::fast);
   const auto dir = std::filesystem::temp_directory_path() / ("sst_sinks_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   for (const WriterKind writer : {WriterKind::naive, WriterKind::fast}) {
-    for (const SinkKind kind : {SinkKind::file, SinkKind::stream, SinkKind::zlib}) {
+    for (const SinkKind kind : {SinkKind::file, SinkKind::stream, SinkKind::zlib, SinkKind::lz4}) {
       const std::string path = (dir / to_string(kind)).string();
       auto sink = make_file_sink(kind, path);
       const WriteResult result = write_sst(writer, table, *sink);
       EXPECT_EQ(sink->position(), expected.size());
       sink->finish();
       EXPECT_EQ(result.bytes, expected.size());
-      const std::string written = read_whole(path);
-      EXPECT_EQ(kind == SinkKind::zlib ? inflate_all(written) : written, expected) << to_string(writer) << " " << to_string(kind);
+      EXPECT_EQ(read_sink_file(kind, path), expected) << to_string(writer) << " " << to_string(kind);
     }
   }
   std::filesystem::remove_all(dir);
@@ -166,8 +136,29 @@ TEST(WriterEquivalence, RandomAccessFileBackPatchesFlushedHeaders) {
   auto sink = make_file_sink(SinkKind::file, path);
   write_sst_naive(table, *sink);
   sink->finish();
-  EXPECT_EQ(read_whole(path), expected);
+  EXPECT_EQ(read_sink_file(SinkKind::file, path), expected);
   std::filesystem::remove(path);
+}
+
+TEST(WriterEquivalence, TruncatedCompressedSinkFilesAreFormatErrors) {
+  const SstTable table = boundary_sweep(7, 50);
+  const auto dir = std::filesystem::temp_directory_path() / ("sst_truncated_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  for (const SinkKind kind : {SinkKind::zlib, SinkKind::lz4}) {
+    const std::string path = (dir / to_string(kind)).string();
+    auto sink = make_file_sink(kind, path);
+    write_sst_fast(table, *sink);
+    sink->finish();
+    std::filesystem::resize_file(path, std::filesystem::file_size(path) - 3);
+    try {
+      read_sink_file(kind, path);
+      ADD_FAILURE() << to_string(kind);
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::format) << e.what();
+      EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+    }
+  }
+  std::filesystem::remove_all(dir);
 }
 
 TEST(WriterEquivalence, SinkErrorsNameTheFile) {

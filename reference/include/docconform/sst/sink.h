@@ -36,7 +36,7 @@ class RecordSink {
   virtual std::uint64_t position() const = 0;
 };
 
-enum class SinkKind { memory, file, stream, zlib };
+enum class SinkKind { memory, file, stream, zlib, lz4 };
 const char* to_string(SinkKind kind);
 SinkKind parse_sink_kind(std::string_view name);  // throws Error(usage)
 
@@ -46,8 +46,13 @@ std::unique_ptr<MemorySink> make_memory_sink();
 
 // file: random-access file written with pwrite, record lengths back-patched;
 // stream: sequential writes only, a record is written once its length is known;
-// zlib: the sequential byte stream deflated (zlib format) into the file.
+// zlib: the sequential byte stream deflated (zlib format, level 1) into the file;
+// lz4: the same stream in the LZ4 frame format (liblz4), for when CPU matters more than size.
 std::unique_ptr<RecordSink> make_file_sink(SinkKind kind, const std::string& path);
+
+// The logical bytes in a file a sink of this kind wrote (decompressed for zlib and lz4).
+// Throws Error(io) when it cannot be read and Error(format) when the compressed data is broken.
+std::string read_sink_file(SinkKind kind, const std::string& path);
 
 class MemorySink final : public RecordSink {
  public:
