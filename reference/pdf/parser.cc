@@ -337,6 +337,7 @@ Object Parser::parse_literal_string() {
     pos_ = end;
     return o;
   }
+  // From here every byte up to the closing parenthesis at end - 1 is in the buffer.
   o.bytes.reserve(end - start - 2);
   ++pos_;  // '('
   int nesting = 1;
@@ -353,11 +354,10 @@ Object Parser::parse_literal_string() {
       if (--nesting == 0) return o;
     } else if (c == '\r') {
       // An unescaped end-of-line inside a string reads as one LF (§7.3.4.2).
-      if (!peek_end() && data_[pos_] == '\n') ++pos_;
+      if (data_[pos_] == '\n') ++pos_;
       o.bytes += '\n';
       continue;
     } else if (c == '\\') {
-      if (peek_end()) continue;
       const std::uint8_t e = data_[pos_++];
       switch (e) {
         case 'n': o.bytes += '\n'; break;
@@ -366,13 +366,13 @@ Object Parser::parse_literal_string() {
         case 'b': o.bytes += '\b'; break;
         case 'f': o.bytes += '\f'; break;
         case '\r':
-          if (!peek_end() && data_[pos_] == '\n') ++pos_;
+          if (data_[pos_] == '\n') ++pos_;
           break;
         case '\n': break;
         default:
           if (e >= '0' && e <= '7') {
             int value = e - '0';
-            for (int k = 0; k < 2 && !peek_end() && data_[pos_] >= '0' && data_[pos_] <= '7'; ++k) {
+            for (int k = 0; k < 2 && data_[pos_] >= '0' && data_[pos_] <= '7'; ++k) {
               value = value * 8 + (data_[pos_++] - '0');
             }
             o.bytes += static_cast<char>(value & 0xFF);
