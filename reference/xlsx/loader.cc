@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "docconform/error.h"
+#include "docconform/parallel.h"
 #include "docconform/xlsx/workbook.h"
 #include "package.h"
 #include "parts.h"
@@ -105,17 +106,18 @@ void read_sheet_extras(const Package& package, Sheet& sheet, const SheetOutput& 
 
 }  // namespace
 
-Workbook index_workbook(const Package& package, const LoadOptions& options, std::vector<std::string>& worksheet_parts,
-                        std::vector<std::size_t>& worksheet_of_sheet, std::string& workbook_part) {
+WorkbookIndex index_workbook(const Package& package, const LoadOptions& options) {
   const Limits& options_limits = options.limits;
   const ScanLimits limits = scan_limits(options_limits);
   const auto root = read_relationships(package, "");
   const Relationship* office = first_of_type(root, "officeDocument");
   if (office == nullptr) package.fail(ErrorKind::format, "_rels/.rels", std::nullopt, "no officeDocument relationship");
   check_target(package, *office, "", {});
-  workbook_part = office->target;
+  WorkbookIndex index;
+  index.workbook_part = office->target;
+  const std::string& workbook_part = index.workbook_part;
 
-  Workbook wb;
+  Workbook& wb = index.workbook;
   const WorkbookPart book =
       with_part(package, workbook_part, [&](const std::string& xml) { return read_workbook_part(xml, limits); });
   wb.date1904 = book.date1904;
@@ -126,71 +128,111 @@ Workbook index_workbook(const Package& package, const LoadOptions& options, std:
   const std::vector<std::string> chain{workbook_part};
   if (const auto* r = first_of_type(rels, "sharedStrings")) {
     check_target(package, *r, workbook_part, chain);
-    with_part(package, r->target, [&](const std::string& xml) {
-      read_shared_strings(xml, limits, wb.shared_strings, options);
-      return 0;
-    });
+    index.shared_strings_part = r->target;
   }
-  if (const auto* r = first_of_type(rels, "styles")) {
-    check_target(package, *r, workbook_part, chain);
-    wb.has_styles = true;
-    wb.cell_formats =
-        with_part(package, r->target, [&](const std::string& xml) { return read_cell_format_count(xml, limits); });
-  }
-
-  for (const auto& entry : book.sheets) {
-    const Relationship& r = follow(package, rels, entry.relationship_id, workbook_part);
-    check_target(package, r, workbook_part, chain);
-    Sheet sheet;
-    sheet.name = entry.name;
-    sheet.state = entry.state;
-    sheet.part = r.target;
-    if (r.type == "worksheet") {
-      sheet.kind = SheetKind::worksheet;
-      worksheet_of_sheet.push_back(worksheet_parts.size());
-      worksheet_parts.push_back(sheet.part);
-    } else if (r.type == "chartsheet") {
-      sheet.kind = SheetKind::chartsheet;
-      worksheet_of_sheet.push_back(static_cast<std::size_t>(-1));
-    } else {
-      package.fail(ErrorKind::unsupported, rels_part_of(workbook_part), std::nullopt,
-                   "sheet '" + entry.relationship_id + "' has unsupported relationship type " + r.type);
+  try {
+    if (const auto* r = first_of_type(rels, "styles")) {
+      check_target(package, *r, workbook_part, chain);
+      wb.has_styles = true;
+      wb.cell_formats =
+          with_part(package, r->target, [&](const std::string& xml) { return read_cell_format_count(xml, limits); });
     }
-    wb.sheets.push_back(std::move(sheet));
+    for (const auto& entry : book.sheets) {
+      const Relationship& r = follow(package, rels, entry.relationship_id, workbook_part);
+      check_target(package, r, workbook_part, chain);
+      Sheet sheet;
+      sheet.name = entry.name;
+      sheet.state = entry.state;
+      sheet.part = r.target;
+      if (r.type == "worksheet") {
+        sheet.kind = SheetKind::worksheet;
+        index.worksheet_of_sheet.push_back(index.worksheet_parts.size());
+        index.worksheet_parts.push_back(sheet.part);
+      } else if (r.type == "chartsheet") {
+        sheet.kind = SheetKind::chartsheet;
+        index.worksheet_of_sheet.push_back(static_cast<std::size_t>(-1));
+      } else {
+        package.fail(ErrorKind::unsupported, rels_part_of(workbook_part), std::nullopt,
+                     "sheet '" + entry.relationship_id + "' has unsupported relationship type " + r.type);
+      }
+      wb.sheets.push_back(std::move(sheet));
+    }
+  } catch (const Error&) {
+    if (!index.shared_strings_part.empty()) {
+      read_shared_strings_part(package, index.shared_strings_part, options, wb.shared_strings);
+    }
+    throw;
   }
-  return wb;
+  return index;
+}
+
+void read_shared_strings_part(const Package& package, const std::string& part, const LoadOptions& options,
+                              SharedStrings& out) {
+  with_part(package, part, [&](const std::string& xml) {
+    read_shared_strings(xml, scan_limits(options.limits), out, options);
+    return 0;
+  });
 }
 
 namespace {
 
+// Whether the shared strings are read by one worker beside the sheets (which are then
+// index-checked once the table is known) instead of before them on every thread: worth it when
+// several threads run and the table is not the larger part of the work.
+bool shared_strings_beside_sheets(const Package& package, const WorkbookIndex& index, const LoadOptions& options) {
+  if (index.shared_strings_part.empty() || !options.parallel || options.inflate != InflateMode::workers ||
+      planned_threads(2, options.threads) < 2) {
+    return false;
+  }
+  const auto declared = [&](const std::string& part) {
+    const auto entry = package.find(part);
+    return entry ? package.declared_size(*entry) : 0;
+  };
+  std::uint64_t sheets = 0;
+  for (const auto& part : index.worksheet_parts) sheets += declared(part);
+  return declared(index.shared_strings_part) <= sheets;
+}
+
 Workbook load_package(const Package& package, const LoadOptions& options, LoadStats& stats) {
-  const ScanLimits limits = scan_limits(options.limits);
   const auto start = Clock::now();
-  std::vector<std::string> worksheet_parts;
-  std::vector<std::size_t> worksheet_of_sheet;
-  std::string workbook_part;
-  Workbook wb = index_workbook(package, options, worksheet_parts, worksheet_of_sheet, workbook_part);
+  WorkbookIndex index = index_workbook(package, options);
+  Workbook& wb = index.workbook;
+  SheetParseContext context;
+  context.limits = scan_limits(options.limits);
+  context.max_row_bytes = options.limits.max_row_bytes;
+  SharedStringsJob shared_strings;
+  stats.shared_strings_beside_sheets = shared_strings_beside_sheets(package, index, options);
+  if (stats.shared_strings_beside_sheets) {
+    shared_strings = [&] {
+      LoadOptions serial = options;
+      serial.parallel = false;  // this worker alone; the others parse sheets meanwhile
+      read_shared_strings_part(package, index.shared_strings_part, serial, wb.shared_strings);
+      return wb.shared_strings.items.size();
+    };
+    context.shared_strings = std::nullopt;
+  } else {
+    if (!index.shared_strings_part.empty()) {
+      read_shared_strings_part(package, index.shared_strings_part, options, wb.shared_strings);
+    }
+    context.shared_strings = wb.shared_strings.items.size();
+  }
   stats.phase_a_s += std::chrono::duration<double>(Clock::now() - start).count();
 
-  SheetParseContext context;
-  context.shared_strings = wb.shared_strings.items.size();
-  context.limits = limits;
-  context.max_row_bytes = options.limits.max_row_bytes;
-  std::vector<SheetOutput> outputs = load_sheets(package, worksheet_parts, context, options, stats);
+  std::vector<SheetOutput> outputs = load_sheets(package, index.worksheet_parts, context, options, stats, shared_strings);
 
   const auto c = Clock::now();
   for (std::size_t i = 0; i < wb.sheets.size(); ++i) {
-    if (worksheet_of_sheet[i] == static_cast<std::size_t>(-1)) continue;
-    SheetOutput& out = outputs[worksheet_of_sheet[i]];
+    if (index.worksheet_of_sheet[i] == static_cast<std::size_t>(-1)) continue;
+    SheetOutput& out = outputs[index.worksheet_of_sheet[i]];
     Sheet& sheet = wb.sheets[i];
-    read_sheet_extras(package, sheet, out, limits, workbook_part);
+    read_sheet_extras(package, sheet, out, context.limits, index.workbook_part);
     sheet.segments = std::move(out.segments);
     sheet.merged_cells = std::move(out.merged_cells);
     sheet.split = out.split;
   }
   stats.phase_c_s += std::chrono::duration<double>(Clock::now() - c).count();
   stats.inflated_bytes = package.inflated();
-  return wb;
+  return std::move(wb);
 }
 
 }  // namespace

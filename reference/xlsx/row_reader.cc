@@ -68,13 +68,16 @@ struct RowReader::State {
 RowReader::RowReader(const std::string& path, std::size_t sheet_index, const RowReaderOptions& options)
     : state_(std::make_unique<State>(path, options)) {
   State& s = *state_;
-  std::vector<std::string> parts;
-  std::vector<std::size_t> of_sheet;
-  std::string workbook_part;
   LoadOptions load;
   load.parallel = false;
   load.limits = options.limits;
-  s.workbook = index_workbook(s.package, load, parts, of_sheet, workbook_part);
+  WorkbookIndex index = index_workbook(s.package, load);
+  if (!index.shared_strings_part.empty()) {
+    read_shared_strings_part(s.package, index.shared_strings_part, load, index.workbook.shared_strings);
+  }
+  s.workbook = std::move(index.workbook);
+  const auto& parts = index.worksheet_parts;
+  const auto& of_sheet = index.worksheet_of_sheet;
   if (sheet_index >= s.workbook.sheets.size()) {
     throw Error(ErrorKind::range, {path, "", std::nullopt},
                 "sheet " + std::to_string(sheet_index) + " does not exist (the workbook has " +

@@ -124,19 +124,21 @@ void run_serial_inflate(const Package& package, std::vector<SheetWork>& sheets, 
 }
 
 // Inflate and parse on the pool: a worker either parses a ready chunk or inflates the next
-// chunk of a sheet no other worker is inflating, so inflating overlaps parsing.
+// chunk of a sheet no other worker is inflating, so inflating overlaps parsing. The shared
+// strings job, if any, goes to the first worker.
 class Pipeline {
  public:
   Pipeline(const Package& package, std::vector<SheetWork>& sheets, const SheetParseContext& context,
-           const LoadOptions& options)
-      : package_(package), sheets_(sheets), context_(context), target_(effective_chunk(options)),
-        max_row_bytes_(options.limits.max_row_bytes) {
+           const LoadOptions& options, const SharedStringsJob& shared_strings)
+      : package_(package), sheets_(sheets), context_(context), shared_strings_job_(shared_strings),
+        target_(effective_chunk(options)), max_row_bytes_(options.limits.max_row_bytes) {
     std::uint64_t estimate = 0;
     for (const auto& s : sheets) {
       const auto index = package.find(s.part);
       const std::uint64_t size = index ? package.declared_size(*index) : 0;
       estimate += options.chunk_bytes == 0 ? 1 : std::max<std::uint64_t>(1, size / options.chunk_bytes + 1);
     }
+    if (shared_strings_job_) ++estimate;
     threads_ = options.parallel ? planned_threads(static_cast<std::size_t>(estimate), options.threads) : 1;
     max_ready_ = std::max<std::size_t>(2, threads_);
   }
@@ -145,6 +147,9 @@ class Pipeline {
     std::vector<TextCollector> collectors(threads_);
     parallel_for(threads_, threads_, [&](std::size_t, unsigned worker) { work(collectors[worker]); });
   }
+
+  std::size_t shared_strings() const { return shared_strings_; }
+  const std::exception_ptr& shared_strings_error() const { return shared_strings_error_; }
 
  private:
   SheetWork* inflatable() {
@@ -164,7 +169,26 @@ class Pipeline {
   void work(TextCollector& collector) {
     std::unique_lock lock(mutex_);
     for (;;) {
-      SheetWork* sheet = ready_.size() < max_ready_ ? inflatable() : nullptr;
+      if (shared_strings_job_ && !shared_strings_started_) {
+        shared_strings_started_ = true;
+        ++busy_;
+        lock.unlock();
+        std::size_t count = 0;
+        std::exception_ptr error;
+        try {
+          count = shared_strings_job_();
+        } catch (...) {
+          error = std::current_exception();
+        }
+        lock.lock();
+        shared_strings_ = count;
+        shared_strings_error_ = error;
+        --busy_;
+        changed_.notify_all();
+        continue;
+      }
+      // Once the shared strings have failed, the sheets' results will not be used: stop inflating.
+      SheetWork* sheet = !shared_strings_error_ && ready_.size() < max_ready_ ? inflatable() : nullptr;
       if (!ready_.empty() && (sheet == nullptr || ready_.size() >= threads_)) {
         ChunkJob job = std::move(ready_.front());
         ready_.pop_front();
@@ -197,7 +221,7 @@ class Pipeline {
         changed_.notify_all();
         continue;
       }
-      if (ready_.empty() && busy_ == 0 && all_finished()) {
+      if (ready_.empty() && busy_ == 0 && (all_finished() || shared_strings_error_)) {
         changed_.notify_all();
         return;
       }
@@ -267,6 +291,10 @@ class Pipeline {
   const Package& package_;
   std::vector<SheetWork>& sheets_;
   const SheetParseContext& context_;
+  const SharedStringsJob& shared_strings_job_;
+  bool shared_strings_started_ = false;
+  std::size_t shared_strings_ = 0;
+  std::exception_ptr shared_strings_error_;
   std::size_t target_;
   std::uint64_t max_row_bytes_;
   unsigned threads_ = 1;
@@ -308,11 +336,22 @@ SheetOutput parse_whole(const Package& package, SheetWork& sheet, const SheetPar
 }
 
 // Stitches a sheet's chunks in document order; falls back to a whole parse when a split point
-// was not a row boundary.
-SheetOutput stitch(const Package& package, SheetWork& sheet, const SheetParseContext& context, LoadStats& stats) {
+// was not a row boundary. context knows the shared string table's size; indexes_unchecked says
+// the chunks were parsed without it.
+SheetOutput stitch(const Package& package, SheetWork& sheet, const SheetParseContext& context, bool indexes_unchecked,
+                   LoadStats& stats) {
   // Inflating comes before parsing in document order: a bad stream outranks parse errors.
   if (sheet.stream_error) rethrow_in_part(sheet.stream_error, package, sheet.part);
   const std::size_t n = sheet.chunks.size();
+  // An index past the table: the whole parse with the table's size reports the first error in
+  // document order. (A chunk that failed holds the cells before its error, so an index that
+  // precedes the error is in its bound.)
+  if (indexes_unchecked && std::any_of(sheet.chunks.begin(), sheet.chunks.end(), [&](const auto& slot) {
+        return slot->result.shared_string_bound > *context.shared_strings;
+      })) {
+    sheet.chunks.clear();
+    return parse_whole(package, sheet, context);
+  }
   bool safe = true;
   for (std::size_t k = 0; k < n && safe; ++k) {
     const ChunkSlot& slot = *sheet.chunks[k];
@@ -358,22 +397,32 @@ SheetOutput stitch(const Package& package, SheetWork& sheet, const SheetParseCon
 }  // namespace
 
 std::vector<SheetOutput> load_sheets(const Package& package, const std::vector<std::string>& parts,
-                                     const SheetParseContext& context, const LoadOptions& options, LoadStats& stats) {
+                                     const SheetParseContext& context, const LoadOptions& options, LoadStats& stats,
+                                     const SharedStringsJob& shared_strings) {
   std::vector<SheetWork> sheets(parts.size());
   for (std::size_t i = 0; i < parts.size(); ++i) sheets[i].part = parts[i];
 
+  SheetParseContext known = context;  // with the shared string table's size
+  bool indexes_unchecked = false;
   if (options.inflate == InflateMode::serial) {
-    run_serial_inflate(package, sheets, context, options, stats);
+    if (shared_strings) known.shared_strings = shared_strings();  // phase A reads it first
+    run_serial_inflate(package, sheets, known, options, stats);
   } else {
     const auto b = Clock::now();
-    Pipeline(package, sheets, context, options).run();
+    Pipeline pipeline(package, sheets, context, options, shared_strings);
+    pipeline.run();
     stats.phase_b_s += seconds_since(b);
+    if (shared_strings) {
+      if (pipeline.shared_strings_error()) std::rethrow_exception(pipeline.shared_strings_error());
+      known.shared_strings = pipeline.shared_strings();
+      indexes_unchecked = !context.shared_strings.has_value();
+    }
   }
 
   std::vector<SheetOutput> out;
   out.reserve(sheets.size());
   for (auto& sheet : sheets) {
-    out.push_back(stitch(package, sheet, context, stats));
+    out.push_back(stitch(package, sheet, known, indexes_unchecked, stats));
     release(sheet.whole);
   }
   return out;

@@ -4,6 +4,7 @@
 // split turned out unsafe re-parsed whole). The first error in document order wins.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -21,8 +22,16 @@ struct SheetOutput {
   bool split = false;
 };
 
+// Reads the shared string table and returns its size.
+using SharedStringsJob = std::function<std::size_t()>;
+
 // Loads the worksheet parts (zip entry names) and returns one output per part, in order.
+// Given a shared_strings job (context.shared_strings then unknown), the first free worker runs
+// it while the others parse sheets; its error outranks every sheet's, and a sheet with an
+// error or an index past the table is re-parsed whole with the table's size, so errors are
+// those of reading the table first.
 std::vector<SheetOutput> load_sheets(const Package& package, const std::vector<std::string>& parts,
-                                     const SheetParseContext& context, const LoadOptions& options, LoadStats& stats);
+                                     const SheetParseContext& context, const LoadOptions& options, LoadStats& stats,
+                                     const SharedStringsJob& shared_strings = {});
 
 }  // namespace docconform::xlsx

@@ -1,6 +1,8 @@
 #include "sheet_parser.h"
 
+#include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <cstdlib>
 
 #include "docconform/error.h"
@@ -304,10 +306,12 @@ class SheetParser {
         if (trim(bytes).size == 0) return;
         std::uint64_t index = 0;
         if (!parse_uint(bytes, index)) sc_.fail_at(at, "shared string index is not an integer");
-        if (index >= ctx_.shared_strings) {
+        if (ctx_.shared_strings && index >= *ctx_.shared_strings) {
           range_error(at, "shared string index " + std::to_string(index) + " is out of range (the table has " +
-                              std::to_string(ctx_.shared_strings) + ")");
+                              std::to_string(*ctx_.shared_strings) + ")");
         }
+        const std::uint64_t bound = std::min<std::uint64_t>(index, UINT64_MAX - 1) + 1;  // never wraps to 0
+        out_.shared_string_bound = std::max(out_.shared_string_bound, bound);
         cell.payload = index;
         cell.type = CellType::shared_string;
         return;

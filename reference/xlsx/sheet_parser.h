@@ -38,10 +38,13 @@ struct ChunkResult {
   std::vector<std::u16string> merged_cells;
   std::vector<std::string> table_ids;    // r:id of <tablePart>
   std::vector<std::string> drawing_ids;  // r:id of <drawing>
+  std::uint64_t shared_string_bound = 0; // 1 + the highest shared string index read (0: none)
 };
 
 struct SheetParseContext {
-  std::size_t shared_strings = 0;  // count, for index checks
+  // The shared string table's size, for index checks; unknown while the table is still being
+  // read beside the sheets (the caller then checks shared_string_bound).
+  std::optional<std::size_t> shared_strings = 0;
   ScanLimits limits;
   std::uint64_t max_row_bytes = Limits{}.max_row_bytes;
 };

@@ -13,10 +13,22 @@ namespace docconform::xlsx {
 
 ScanLimits scan_limits(const Limits& limits);
 
-// Reads _rels/.rels, the workbook part, its rels, shared strings and styles. Returns the
-// workbook with its sheets listed (no cells yet); worksheet_parts lists the worksheet parts
-// and worksheet_of_sheet maps each sheet to its index there (-1 for chartsheets).
-Workbook index_workbook(const Package& package, const LoadOptions& options, std::vector<std::string>& worksheet_parts,
-                        std::vector<std::size_t>& worksheet_of_sheet, std::string& workbook_part);
+// What the relationship walk finds before any cell is read.
+struct WorkbookIndex {
+  Workbook workbook;                            // sheets listed; no cells, no shared strings yet
+  std::vector<std::string> worksheet_parts;     // zip entry names
+  std::vector<std::size_t> worksheet_of_sheet;  // each sheet's index in worksheet_parts (-1: chartsheet)
+  std::string workbook_part;
+  std::string shared_strings_part;  // checked but not read; empty when the workbook has none
+};
+
+// Reads _rels/.rels, the workbook part, its rels and styles. The shared strings part comes
+// before styles and sheets in the walk: when a later step fails, that part is read first so
+// that its own error, if any, is the one reported.
+WorkbookIndex index_workbook(const Package& package, const LoadOptions& options);
+
+// Reads the shared strings part into out (split into chunks on the pool as options allow).
+void read_shared_strings_part(const Package& package, const std::string& part, const LoadOptions& options,
+                              SharedStrings& out);
 
 }  // namespace docconform::xlsx

@@ -115,6 +115,7 @@ struct Run {
   std::vector<double> wall, cpu, cpu_ratio, a, b, c;
   double allocs_per_cell = 0, bytes_per_cell = 0;
   std::uint64_t peak_rss = 0;
+  bool shared_strings_beside_sheets = false;
 };
 
 Run measure(const std::string& bytes, const xlsx::LoadOptions& options, unsigned repeat, std::size_t& cells) {
@@ -138,6 +139,7 @@ Run measure(const std::string& bytes, const xlsx::LoadOptions& options, unsigned
       run.cpu_ratio.push_back((cpu1 - cpu0) / std::max(t1 - t0, 1e-9));
       run.a.push_back(stats.phase_a_s);
       run.b.push_back(stats.phase_b_s);
+      run.shared_strings_beside_sheets = stats.shared_strings_beside_sheets;
       run.c.push_back(stats.phase_c_s);
       const double n = static_cast<double>(std::max<std::size_t>(cells, 1));
       run.allocs_per_cell = static_cast<double>(used.total_count()) / n;
@@ -289,7 +291,9 @@ void run_bench(const BenchFlags& flags) {
         << ", \"allocs_per_cell\": " << number(r.allocs_per_cell) << ", \"bytes_per_cell\": " << number(r.bytes_per_cell)
         << ", \"peak_rss_bytes\": " << r.peak_rss << ", \"cells_per_s\": " << number(static_cast<double>(cells) / m)
         << ", \"phase_a_s\": " << number(median(r.a)) << ", \"phase_b_s\": " << number(median(r.b))
-        << ", \"phase_c_s\": " << number(median(r.c)) << ", \"vs_inflate_only\": " << number(m / floor)
+        << ", \"phase_c_s\": " << number(median(r.c))
+        << ", \"shared_strings_beside_sheets\": " << (r.shared_strings_beside_sheets ? "true" : "false")
+        << ", \"vs_inflate_only\": " << number(m / floor)
         << ", \"fraction_of_ceiling\": " << number(base_median / m / ceiling) << "}"
         << (i + 1 < runs.size() ? "," : "") << "\n";
     }

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "docconform/error.h"
+#include "docconform/parallel.h"
 #include "docconform/sha256.h"
 #include "test_workbook.h"
 
@@ -118,6 +119,59 @@ TEST(XlsxParallelIdentity, SharedStringsSplitAtSiBoundaries) {
   expect_identical(workbook_with_sheet(sheet(data), sst), "sst");
   const std::string plain = workbook_with_sheet(sheet(data), "<si><t>a</t></si><si><r><t>b</t></r></si>" + sst);
   expect_identical(plain, "sst plain");
+}
+
+// Errors of a workbook whose shared strings one worker reads while the others parse sheets
+// are those of reading the table first: the table's own error outranks every sheet's and later
+// steps of the walk; an index past the table outranks a later error in the same chunk.
+TEST(XlsxParallelIdentity, SharedStringsReadBesideSheetsKeepTheErrorsOfReadingThemFirst) {
+  if (hardware_threads() < 2) GTEST_SKIP() << "one hardware thread: the table is always read first";
+  std::string rows;  // a sheet larger than the table, so the table is read beside it
+  for (int r = 1; r <= 300; ++r) rows += "<row r=\"" + std::to_string(r) + "\"><c t=\"s\"><v>0</v></c></row>";
+  const std::string bad_sst = "<si><t>a</t></si><si><t>b</x></si>";
+  const std::string bad_sheet = sheet(rows + "<row r=\"301\"><c><v>not a number</v></c></row>");
+  const std::string late_index = sheet(rows + "<row r=\"301\"><c t=\"s\"><v>7</v></c></row>" +
+                                       "<row r=\"302\"><c><v>not a number</v></c></row>");
+  const std::string huge_index = sheet(rows + "<row r=\"301\"><c t=\"s\"><v>18446744073709551615</v></c></row>");
+  const std::string missing_sheet_relationship = build_zip({
+      {"_rels/.rels", rels({{"officeDocument", "xl/workbook.xml"}})},
+      {"xl/workbook.xml", std::string("<workbook xmlns=\"") + ns_main + "\" xmlns:r=\"" + ns_rel +
+                              "\"><sheets><sheet name=\"S\" sheetId=\"1\" r:id=\"rId9\"/></sheets></workbook>"},
+      {"xl/_rels/workbook.xml.rels", rels({{"sharedStrings", "sharedStrings.xml"}})},
+      {"xl/sharedStrings.xml", std::string("<sst xmlns=\"") + ns_main + "\">" + bad_sst + "</sst>"},
+  });
+  struct Case {
+    const char* name;
+    std::string bytes;
+    const char* part;
+    const char* message;
+    bool beside;  // false: the walk fails before any sheet is read
+  };
+  const Case cases[] = {
+      {"bad table, bad sheet", workbook_with_sheet(bad_sheet, bad_sst), "xl/sharedStrings.xml", "end tag does not match", true},
+      {"bad table, a sheet without its relationship", missing_sheet_relationship, "xl/sharedStrings.xml",
+       "end tag does not match", false},
+      {"index past the table before a bad number", workbook_with_sheet(late_index, "<si><t>a</t></si>"),
+       "xl/worksheets/sheet1.xml", "shared string index 7 is out of range", true},
+      {"index at the integer limit", workbook_with_sheet(huge_index, "<si><t>a</t></si>"), "xl/worksheets/sheet1.xml",
+       "out of range", true},
+  };
+  for (const Case& c : cases) {
+    LoadOptions beside;
+    beside.threads = 2;
+    LoadStats stats;
+    Error error(ErrorKind::usage, {}, "");
+    try {
+      load_workbook(c.bytes, beside, "f", &stats);
+      ADD_FAILURE() << c.name << ": loaded";
+    } catch (const Error& e) {
+      error = e;
+    }
+    EXPECT_EQ(stats.shared_strings_beside_sheets, c.beside) << c.name;
+    EXPECT_EQ(error.context().part, c.part) << c.name << ": " << error.what();
+    EXPECT_NE(std::string(error.what()).find(c.message), std::string::npos) << c.name << ": " << error.what();
+    expect_identical(c.bytes, c.name);
+  }
 }
 
 }  // namespace

@@ -156,6 +156,7 @@ struct LoadStats {
   std::uint64_t inflated_bytes = 0;
   std::size_t chunks = 0;
   std::size_t serial_fallbacks = 0;  // sheets re-parsed whole because a split point was unsafe
+  bool shared_strings_beside_sheets = false;  // one worker read them while the others parsed sheets
 };
 
 // Loads a workbook from bytes in memory (label names it in errors). Throws docconform::Error;
