@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "docconform/error.h"
+#include "little_endian.h"
 
 namespace docconform::sst {
 namespace {
@@ -16,21 +17,6 @@ constexpr std::uint32_t max_reg_sect = 0xFFFFFFFA;
 constexpr std::uint32_t no_stream = 0xFFFFFFFF;
 constexpr unsigned char signature[8] = {0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1};
 constexpr std::size_t header_difat_slots = 109;
-
-void store_u16(char* p, std::uint32_t v) {
-  p[0] = static_cast<char>(v & 0xFF);
-  p[1] = static_cast<char>((v >> 8) & 0xFF);
-}
-void store_u32(char* p, std::uint32_t v) {
-  store_u16(p, v & 0xFFFF);
-  store_u16(p + 2, v >> 16);
-}
-std::uint16_t load_u16(const char* p) {
-  return static_cast<std::uint16_t>(static_cast<std::uint8_t>(p[0]) | (static_cast<std::uint8_t>(p[1]) << 8));
-}
-std::uint32_t load_u32(const char* p) {
-  return static_cast<std::uint32_t>(load_u16(p)) | (static_cast<std::uint32_t>(load_u16(p + 2)) << 16);
-}
 
 void write_entry(char* p, std::u16string_view name, std::uint8_t type, std::uint32_t child, std::uint32_t start,
                  std::uint32_t size) {

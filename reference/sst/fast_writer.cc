@@ -16,18 +16,10 @@
 
 #include "docconform/error.h"
 #include "docconform/sst/writer.h"
+#include "little_endian.h"
 
 namespace docconform::sst {
 namespace {
-
-void store_u16(std::uint8_t* p, std::uint32_t v) {
-  p[0] = static_cast<std::uint8_t>(v);
-  p[1] = static_cast<std::uint8_t>(v >> 8);
-}
-void store_u32(std::uint8_t* p, std::uint32_t v) {
-  store_u16(p, v & 0xFFFF);
-  store_u16(p + 2, v >> 16);
-}
 
 // Most cell texts are shorter than a vector: small copies are two overlapping fixed-size moves
 // (storing some bytes twice) instead of a loop that finishes byte by byte.

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "docconform/error.h"
+#include "little_endian.h"
 
 namespace docconform::sst {
 namespace {
@@ -14,13 +15,6 @@ std::string hex16(unsigned value) {
   std::string out = "0x";
   for (int shift = 12; shift >= 0; shift -= 4) out += digits[(value >> shift) & 0xF];
   return out;
-}
-
-std::uint16_t load_u16(const char* p) {
-  return static_cast<std::uint16_t>(static_cast<std::uint8_t>(p[0]) | (static_cast<std::uint8_t>(p[1]) << 8));
-}
-std::uint32_t load_u32(const char* p) {
-  return static_cast<std::uint32_t>(load_u16(p)) | (static_cast<std::uint32_t>(load_u16(p + 2)) << 16);
 }
 
 // A read position in the SST's chain of records.

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "docconform/error.h"
+#include "little_endian.h"
 
 namespace docconform::sst {
 namespace {
@@ -21,11 +22,6 @@ namespace {
 constexpr std::size_t io_buffer_bytes = 1u << 20;
 constexpr std::size_t huge_page_bytes = 2u << 20;
 constexpr std::size_t max_record_bytes = 4 + 8224;
-
-void put_u16(std::uint8_t* p, std::size_t value) {
-  p[0] = static_cast<std::uint8_t>(value);
-  p[1] = static_cast<std::uint8_t>(value >> 8);
-}
 
 Error io_error(const std::string& path, const char* what) {
   return Error(ErrorKind::io, {path, "", std::nullopt}, std::string(what) + ": " + std::strerror(errno));
@@ -72,7 +68,7 @@ class RandomAccessFileSink final : public RecordSink {
     const std::uint64_t length = position() - header_at_ - 4;
     if (length > 8224) throw oversized_record();
     std::uint8_t field[2];
-    put_u16(field, length);
+    store_u16(field, static_cast<std::uint32_t>(length));
     if (header_at_ >= flushed_) {
       std::memcpy(&buffer_[header_at_ - flushed_ + 2], field, 2);
     } else {
@@ -133,8 +129,8 @@ class SequentialSink : public RecordSink {
     record_[record_fill_++] = value;
   }
   void end_record() override {
-    put_u16(&record_[0], record_type_);
-    put_u16(&record_[2], record_fill_ - 4);
+    store_u16(&record_[0], record_type_);
+    store_u16(&record_[2], static_cast<std::uint32_t>(record_fill_ - 4));
     std::memcpy(claim(record_fill_), record_.data(), record_fill_);
   }
   std::uint8_t* claim(std::size_t bytes) override {
@@ -421,7 +417,7 @@ void MemorySink::put_byte(std::uint8_t value) {
 void MemorySink::end_record() {
   const std::size_t length = size_ - record_start_ - 4;
   if (length > 8224) throw oversized_record();
-  put_u16(data_ + record_start_ + 2, length);
+  store_u16(data_ + record_start_ + 2, static_cast<std::uint32_t>(length));
 }
 
 std::uint8_t* MemorySink::claim(std::size_t bytes) {

@@ -7,6 +7,7 @@
 #include "docconform/error.h"
 #include "docconform/sst/cfb.h"
 #include "docconform/sst/reader.h"
+#include "little_endian.h"
 
 namespace docconform::sst {
 namespace {
@@ -48,10 +49,8 @@ class Data {
 
 void put_record(RecordSink& sink, std::uint16_t type, const std::string& data) {
   std::uint8_t* p = sink.claim(4 + data.size());
-  p[0] = static_cast<std::uint8_t>(type);
-  p[1] = static_cast<std::uint8_t>(type >> 8);
-  p[2] = static_cast<std::uint8_t>(data.size());
-  p[3] = static_cast<std::uint8_t>(data.size() >> 8);
+  store_u16(p, type);
+  store_u16(p + 2, static_cast<std::uint32_t>(data.size()));
   std::memcpy(p + 4, data.data(), data.size());
 }
 
