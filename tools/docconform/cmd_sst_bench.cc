@@ -292,19 +292,6 @@ void bench(const BenchOptions& o) {
   if (poi.count("error")) std::cout << "  POI: " << poi["error"] << "\n";
 }
 
-std::vector<std::string> split_list(const std::vector<std::string>& items) {
-  std::vector<std::string> out;
-  for (const auto& item : items) {
-    std::size_t at = 0;
-    while (at <= item.size()) {
-      const std::size_t comma = std::min(item.find(',', at), item.size());
-      if (comma > at) out.push_back(item.substr(at, comma - at));
-      at = comma + 1;
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 void add_bench_sst(CommandGroups& groups) {
@@ -326,8 +313,6 @@ void add_bench_sst(CommandGroups& groups) {
   bench_cmd->add_flag("--json", o->json, "One JSON object on stdout");
   bench_cmd->callback([o] {
     BenchOptions options = *o;
-    options.writers = split_list(o->writers);
-    options.sinks = split_list(o->sinks);
     if (options.repeat < 1) throw Error(ErrorKind::usage, {}, "--repeat must be at least 1");
     bench(options);
   });
