@@ -1,4 +1,5 @@
 #include <charconv>
+#include <cmath>
 
 #include "docconform/error.h"
 #include "docconform/pdf/writer.h"
@@ -49,6 +50,16 @@ void append_pdf_syntax(std::string& out, const Object& object) {
     case Kind::boolean: out += object.boolean ? "true" : "false"; return;
     case Kind::integer: out += std::to_string(object.integer); return;
     case Kind::real: {
+      if (std::isinf(object.real)) {
+        // A number past the double range reads as infinite (the parser's integers too large
+        // for 64 bits become reals): write the shortest such, 1e309 in digits, which reads back
+        // as the same infinity.
+        if (object.real < 0) out += '-';
+        out += '1';
+        out.append(309, '0');
+        return;
+      }
+      if (std::isnan(object.real)) throw Error(ErrorKind::usage, {}, "NaN has no PDF syntax");
       char buffer[400];
       const auto result = std::to_chars(buffer, buffer + sizeof buffer, object.real, std::chars_format::fixed);
       std::string text(buffer, result.ptr);

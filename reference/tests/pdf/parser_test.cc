@@ -108,7 +108,11 @@ TEST(Parser, NestingDepthIsLimited) {
 }
 
 TEST(Writer, SyntaxRoundTrips) {
-  for (const char* text : {"<< /A#20B (x\\)y\\\\z\\r) /N -2.5 /L [1 0 R true null] >>", "(\x80\xFF\x01)", "0.000001"}) {
+  // Integers too large for 64 bits are read as reals; past the double range, as infinities.
+  const std::string beyond_doubles = std::string(400, '8');
+  for (const std::string& text : {std::string("<< /A#20B (x\\)y\\\\z\\r) /N -2.5 /L [1 0 R true null] >>"),
+                                 std::string("(\x80\xFF\x01)"), std::string("0.000001"), std::string(25, '9'),
+                                 "[" + beyond_doubles + " -" + beyond_doubles + "]"}) {
     const Object first = parse_object_text(text);
     std::string written;
     append_pdf_syntax(written, first);
