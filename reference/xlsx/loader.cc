@@ -168,10 +168,21 @@ WorkbookIndex index_workbook(const Package& package, const LoadOptions& options)
 
 void read_shared_strings_part(const Package& package, const std::string& part, const LoadOptions& options,
                               SharedStrings& out) {
-  with_part(package, part, [&](const std::string& xml) {
-    read_shared_strings(xml, scan_limits(options.limits), out, options);
-    return 0;
-  });
+  const ScanLimits limits = scan_limits(options.limits);
+  try {
+    // On one thread the part is parsed as it inflates: its XML is never held whole.
+    if (options.chunk_bytes != 0 && (!options.parallel || planned_threads(2, options.threads) < 2)) {
+      PartStream stream(package, part);
+      const auto next = [&](std::string& buffer, std::size_t max) { return stream.read(buffer, max); };
+      if (read_shared_strings_streaming(next, limits, out, options)) return;
+      // A split point was not an <si> boundary: parse the whole part, read again uncounted.
+      read_shared_strings(package.read(part, false), limits, out, options);
+      return;
+    }
+    read_shared_strings(package.read(part), limits, out, options);
+  } catch (const Error& e) {
+    throw e.with_file(package.label()).with_part(part);
+  }
 }
 
 namespace {
@@ -204,9 +215,11 @@ Workbook load_package(const Package& package, const LoadOptions& options, LoadSt
   stats.shared_strings_beside_sheets = shared_strings_beside_sheets(package, index, options);
   if (stats.shared_strings_beside_sheets) {
     shared_strings = [&] {
-      LoadOptions serial = options;
-      serial.parallel = false;  // this worker alone; the others parse sheets meanwhile
-      read_shared_strings_part(package, index.shared_strings_part, serial, wb.shared_strings);
+      // This worker alone (the others parse sheets meanwhile), still in small chunks: one chunk
+      // would grow its text by doubling and hold the copy beside it.
+      LoadOptions one_thread = options;
+      one_thread.threads = 1;
+      read_shared_strings_part(package, index.shared_strings_part, one_thread, wb.shared_strings);
       return wb.shared_strings.items.size();
     };
     context.shared_strings = std::nullopt;

@@ -1,5 +1,6 @@
 #include "parts.h"
 
+#include <algorithm>
 #include <exception>
 
 #include "docconform/error.h"
@@ -86,13 +87,51 @@ void parse_sst_chunk(const std::uint8_t* data, std::size_t size, std::uint64_t b
 
 }  // namespace
 
+namespace {
+
+// Shared strings cost more per byte than sheet XML and block every sheet: split finer.
+std::size_t shared_strings_chunk_bytes(const LoadOptions& options) {
+  return options.chunk_bytes == 0 ? 0 : std::min<std::size_t>(options.chunk_bytes, 256 << 10);
+}
+
+// Whether the chunks give what one parse of their concatenation gives: each but the last ended
+// between <si> elements, and the last closed what the first left open. A chunk that failed
+// ends the check: its error is reported if the chunks before it are sound.
+bool chunks_are_sound(const std::vector<SstChunk>& chunks) {
+  for (std::size_t k = 0; k < chunks.size(); ++k) {
+    if (chunks[k].error) return true;
+    if (k + 1 < chunks.size() && !chunks[k].boundary) return false;
+  }
+  return chunks.size() < 2 || chunks.back().closed_names == chunks.front().open_names;
+}
+
+// Rethrows the first chunk's error, else appends every chunk's strings to out in order.
+void merge_chunks(std::vector<SstChunk>& chunks, SharedStrings& out) {
+  std::size_t units = 0, items = 0;
+  for (const auto& c : chunks) {
+    if (c.error) std::rethrow_exception(c.error);
+    units += c.arena.size();
+    items += c.items.size();
+  }
+  out.arena.reserve(units);
+  out.items.reserve(items);
+  for (auto& c : chunks) {
+    const std::uint64_t base = out.arena.size();
+    out.arena.append(c.arena);
+    for (const TextRef& r : c.items) out.items.push_back({r.offset + base, r.length});
+    std::u16string().swap(c.arena);  // give each chunk's memory back as soon as it is copied
+    std::vector<TextRef>().swap(c.items);
+  }
+}
+
+}  // namespace
+
 void read_shared_strings(const std::string& xml, const ScanLimits& limits, SharedStrings& out,
                          const LoadOptions& options) {
   const auto* data = reinterpret_cast<const std::uint8_t*>(xml.data());
   std::vector<std::pair<std::size_t, std::size_t>> ranges;  // [begin, end) of each chunk
-  // Shared strings cost more per byte than sheet XML and block every sheet: split finer.
-  const std::size_t target =
-      options.parallel && options.chunk_bytes != 0 ? std::min<std::size_t>(options.chunk_bytes, 256 << 10) : xml.size();
+  const std::size_t chunk = shared_strings_chunk_bytes(options);
+  const std::size_t target = options.parallel && chunk != 0 ? chunk : xml.size();
   for (std::size_t at = 0; at < xml.size() || ranges.empty();) {
     const std::size_t left = xml.size() - at;
     const std::size_t length = left > target ? find_tag_split(data + at, std::min(left, target), 1, "si") : 0;
@@ -109,33 +148,42 @@ void read_shared_strings(const std::string& xml, const ScanLimits& limits, Share
       chunks[k].error = std::current_exception();
     }
   });
-  bool safe = true;
-  for (std::size_t k = 0; k < chunks.size() && safe; ++k) {
-    if (chunks[k].error) break;
-    if (k + 1 < chunks.size() && !chunks[k].boundary) safe = false;
-  }
-  if (safe && chunks.size() > 1 && !chunks.back().error && chunks.back().closed_names != chunks.front().open_names) {
-    safe = false;
-  }
-  if (!safe) {  // a split point was not an <si> boundary: parse whole
+  if (!chunks_are_sound(chunks)) {  // a split point was not an <si> boundary: parse whole
     chunks.assign(1, SstChunk{});
     parse_sst_chunk(data, xml.size(), 0, true, true, limits, chunks[0]);
   }
-  std::size_t units = 0, items = 0;
-  for (const auto& c : chunks) {
-    if (c.error) std::rethrow_exception(c.error);
-    units += c.arena.size();
-    items += c.items.size();
+  merge_chunks(chunks, out);
+}
+
+bool read_shared_strings_streaming(const PartReader& next, const ScanLimits& limits, SharedStrings& out,
+                                   const LoadOptions& options) {
+  const std::size_t target = shared_strings_chunk_bytes(options);
+  std::vector<SstChunk> chunks;
+  std::string pending;
+  std::uint64_t base = 0;
+  for (bool final = false; !final;) {
+    final = next(pending, target) == 0;
+    const auto* data = reinterpret_cast<const std::uint8_t*>(pending.data());
+    std::size_t length = pending.size();
+    if (!final) {
+      if (pending.size() < target) continue;
+      length = find_tag_split(data, pending.size(), 1, "si");
+      if (length == 0) continue;  // no <si> start after the first byte yet: read on
+    }
+    chunks.emplace_back();
+    try {
+      parse_sst_chunk(data, length, base, chunks.size() == 1, final, limits, chunks.back());
+    } catch (...) {
+      chunks.back().error = std::current_exception();
+      break;
+    }
+    if (!final && !chunks.back().boundary) return false;
+    pending.erase(0, length);
+    base += length;
   }
-  out.arena.reserve(units);
-  out.items.reserve(items);
-  for (auto& c : chunks) {
-    const std::uint64_t base = out.arena.size();
-    out.arena.append(c.arena);
-    for (const TextRef& r : c.items) out.items.push_back({r.offset + base, r.length});
-    std::u16string().swap(c.arena);  // give each chunk's memory back as soon as it is copied
-    std::vector<TextRef>().swap(c.items);
-  }
+  if (!chunks_are_sound(chunks)) return false;
+  merge_chunks(chunks, out);
+  return true;
 }
 
 std::uint32_t read_cell_format_count(const std::string& xml, const ScanLimits& limits) {

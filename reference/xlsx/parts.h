@@ -2,6 +2,7 @@
 // drawings. Each reader takes the part's inflated XML and throws Error naming the part.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,13 @@ WorkbookPart read_workbook_part(const std::string& xml, const ScanLimits& limits
 // of XML per job, 0 = never), with the same result as a serial parse.
 void read_shared_strings(const std::string& xml, const ScanLimits& limits, SharedStrings& out,
                          const LoadOptions& options);
+// Appends up to max more bytes of a part to out; returns the count, 0 at the part's end.
+using PartReader = std::function<std::size_t(std::string& out, std::size_t max)>;
+// The same on the calling thread, parsing the part as it inflates, so that its XML is never
+// held whole (options.chunk_bytes must not be 0). Returns false, out untouched, when a split
+// point turned out not to be an <si> boundary: the caller then parses the whole part.
+bool read_shared_strings_streaming(const PartReader& next, const ScanLimits& limits, SharedStrings& out,
+                                   const LoadOptions& options);
 // The number of <xf> in <cellXfs>.
 std::uint32_t read_cell_format_count(const std::string& xml, const ScanLimits& limits);
 std::vector<Comment> read_comments(const std::string& xml, const ScanLimits& limits);
