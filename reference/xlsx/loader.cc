@@ -215,8 +215,8 @@ Workbook load_package(const Package& package, const LoadOptions& options, LoadSt
   stats.shared_strings_beside_sheets = shared_strings_beside_sheets(package, index, options);
   if (stats.shared_strings_beside_sheets) {
     shared_strings = [&] {
-      // This worker alone (the others parse sheets meanwhile), still in small chunks: one chunk
-      // would grow its text by doubling and hold the copy beside it.
+      // This worker alone, while the others parse sheets: on one thread the part is parsed as
+      // it inflates, so its XML is not held beside the growing sheets.
       LoadOptions one_thread = options;
       one_thread.threads = 1;
       read_shared_strings_part(package, index.shared_strings_part, one_thread, wb.shared_strings);

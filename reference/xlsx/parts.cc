@@ -85,10 +85,6 @@ void parse_sst_chunk(const std::uint8_t* data, std::size_t size, std::uint64_t b
   }
 }
 
-}  // namespace
-
-namespace {
-
 // Shared strings cost more per byte than sheet XML and block every sheet: split finer.
 std::size_t shared_strings_chunk_bytes(const LoadOptions& options) {
   return options.chunk_bytes == 0 ? 0 : std::min<std::size_t>(options.chunk_bytes, 256 << 10);
