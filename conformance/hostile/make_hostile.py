@@ -4,6 +4,7 @@
 The inputs of the hostile-input catalogue (FUZZING.md) that are too large to check in, or are
 clearer as code than as bytes: zip bombs, lying sizes and counts, loops, deep nesting."""
 import os
+import random
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -147,6 +148,20 @@ def xlsx_deep_shared_strings():
     parts.append(("xl/sharedStrings.xml",
                   f'<sst {NS} count="1" uniqueCount="1"><si><t>x</t>{nested(100_000)}</si></sst>'))
     return xlsx(parts, plain_sheet())
+
+
+def xlsx_long_shared_string():
+    """One shared string of 2,500,000 rich-text runs (37.5 MB of XML with no second <si> to split
+    at), padded with 500 KB of incompressible bytes so the inflate budget admits it: reading it as
+    it inflates must search each new piece once, not the whole buffer again (that took 5.8 s)."""
+    parts = workbook_parts(shared_strings=True)
+    parts.append(("xl/sharedStrings.xml", f"<sst {NS}><si>" + "<r><t>x</t></r>" * 2_500_000 + "</si></sst>"))
+    zip_file = ZipBuilder()
+    for name, text in parts:
+        zip_file.add(name, text.encode())
+    zip_file.add("xl/worksheets/sheet1.xml", stream=plain_sheet()[0][1])
+    zip_file.add("docProps/padding.bin", random.Random(1).randbytes(500_000))
+    return zip_file.bytes()
 
 
 LAUGHS = ('<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">'

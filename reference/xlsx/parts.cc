@@ -157,15 +157,20 @@ bool read_shared_strings_streaming(const PartReader& next, const ScanLimits& lim
   std::vector<SstChunk> chunks;
   std::string pending;
   std::uint64_t base = 0;
+  std::size_t searched = 0;  // pending bytes that hold no <si> start (but a tag may straddle their end)
   for (bool final = false; !final;) {
     final = next(pending, target) == 0;
     const auto* data = reinterpret_cast<const std::uint8_t*>(pending.data());
     std::size_t length = pending.size();
     if (!final) {
       if (pending.size() < target) continue;
-      length = find_tag_split(data, pending.size(), 1, "si");
-      if (length == 0) continue;  // no <si> start after the first byte yet: read on
+      length = find_tag_split(data, pending.size(), std::max<std::size_t>(1, searched > 64 ? searched - 64 : 0), "si");
+      if (length == 0) {  // no <si> start after the first byte yet: read on
+        searched = pending.size();
+        continue;
+      }
     }
+    searched = 0;
     chunks.emplace_back();
     try {
       parse_sst_chunk(data, length, base, chunks.size() == 1, final, limits, chunks.back());
