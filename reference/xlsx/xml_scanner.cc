@@ -1,5 +1,6 @@
 #include "xml_scanner.h"
 
+#include <array>
 #include <string>
 
 #include "docconform/error.h"
@@ -7,25 +8,40 @@
 namespace docconform::xlsx {
 namespace {
 
-inline bool is_space(std::uint8_t c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+// Byte classes, looked up once per byte on the hot paths instead of a chain of comparisons.
+enum : std::uint8_t {
+  space = 1,          // XML whitespace
+  ends_name = 2,      // ends a name; everything else (including non-ASCII) may be part of one: the
+                      // scanner checks the document's structure, not the Name production
+  colon = 4,          // splits a qualified name
+  text_special = 8,   // in character data: '<' ends it, '&' and CR make it need resolving
+  value_special = 16, // in an attribute value: '<' is an error, '&', TAB, LF, CR need resolving
+};
 
-// Bytes that end a name. Everything else (including non-ASCII) may be part of a name; the
-// scanner is not a validator of the Name production, only of the document's structure.
-inline bool ends_name(std::uint8_t c) {
-  return is_space(c) || c == '/' || c == '>' || c == '=' || c == '<' || c == '"' || c == '\'' ||
-         c == '?' || c == '!';
+constexpr std::array<std::uint8_t, 256> make_byte_classes() {
+  std::array<std::uint8_t, 256> classes{};
+  for (const std::uint8_t c : {' ', '\t', '\n', '\r'}) classes[c] |= space | ends_name;
+  for (const std::uint8_t c : {'/', '>', '=', '<', '"', '\'', '?', '!'}) classes[c] |= ends_name;
+  classes[':'] |= colon;
+  for (const std::uint8_t c : {'<', '&', '\r'}) classes[c] |= text_special;
+  for (const std::uint8_t c : {'<', '&', '\t', '\n', '\r'}) classes[c] |= value_special;
+  return classes;
 }
 
-void split_qname(Span name, Span& prefix, Span& local) {
-  const void* colon = std::memchr(name.data, ':', name.size);
-  if (colon == nullptr) {
+constexpr std::array<std::uint8_t, 256> byte_class = make_byte_classes();
+
+inline bool is(std::uint8_t c, std::uint8_t kind) { return (byte_class[c] & kind) != 0; }
+inline bool is_space(std::uint8_t c) { return is(c, space); }
+
+// Splits a name at its first colon (null when it has none).
+void split_qname(Span name, const std::uint8_t* first_colon, Span& prefix, Span& local) {
+  if (first_colon == nullptr) {
     prefix = {};
     local = name;
     return;
   }
-  const auto* c = static_cast<const std::uint8_t*>(colon);
-  prefix = {name.data, static_cast<std::size_t>(c - name.data)};
-  local = {c + 1, name.size - prefix.size - 1};
+  prefix = {name.data, static_cast<std::size_t>(first_colon - name.data)};
+  local = {first_colon + 1, name.size - prefix.size - 1};
 }
 
 }  // namespace
@@ -86,50 +102,131 @@ bool XmlScanner::skip_until(const char* terminator, std::size_t length, const st
   return true;
 }
 
-Token XmlScanner::next() {
-  if (pending_end_) {
-    pending_end_ = false;
-    stack_.pop_back();
-    return Token::end;
+inline Span XmlScanner::scan_name(const std::uint8_t*& first_colon) {
+  const std::uint8_t* start = p_;
+  first_colon = nullptr;
+  for (; p_ < end_; ++p_) {
+    const std::uint8_t c = byte_class[*p_];
+    if (c & ends_name) break;
+    if ((c & colon) && first_colon == nullptr) first_colon = p_;
   }
+  return {start, static_cast<std::size_t>(p_ - start)};
+}
+
+inline Token XmlScanner::scan_start_tag() {
+  auto incomplete = [&]() {
+    if (final_) fail("unexpected end of part inside a start tag");
+    p_ = token_;
+    return Token::incomplete;
+  };
+  if (stack_.empty() && seen_root_) fail("a second root element");
+  ++p_;
+  const std::uint8_t* qname_colon = nullptr;
+  const Span qname = scan_name(qname_colon);
+  if (p_ == end_) return incomplete();
+  if (qname.size == 0) fail("missing element name after '<'");
+  attributes_.clear();
   for (;;) {
-    token_ = p_;
-    if (p_ == end_) {
-      if (final_ && !stack_.empty()) fail("unexpected end of part: elements are still open");
-      if (final_ && !seen_root_) fail("no root element");
-      return Token::end_of_input;
+    const std::uint8_t* before_space = p_;
+    while (p_ < end_ && is_space(*p_)) ++p_;
+    check_token_size(token_, p_);
+    if (p_ == end_) return incomplete();
+    if (*p_ == '>') {
+      ++p_;
+      self_closing_ = false;
+      break;
     }
-    if (*p_ != '<') {
-      const void* lt = std::memchr(p_, '<', static_cast<std::size_t>(end_ - p_));
-      const std::uint8_t* stop = lt ? static_cast<const std::uint8_t*>(lt) : end_;
-      check_token_size(p_, stop);
-      text_ = {p_, static_cast<std::size_t>(stop - p_)};
-      if (lt == nullptr && !final_) {
-        // The run may continue in bytes not seen yet, unless it is only whitespace.
-        for (std::size_t i = 0; i < text_.size; ++i) {
-          if (!is_space(text_.data[i])) return Token::incomplete;
-        }
-      }
-      text_plain_ = std::memchr(text_.data, '&', text_.size) == nullptr &&
-                    std::memchr(text_.data, '\r', text_.size) == nullptr;
-      p_ = stop;
-      if (stack_.empty()) {
-        // Outside the root only whitespace may appear.
-        for (std::size_t i = 0; i < text_.size; ++i) {
-          if (!is_space(text_.data[i])) fail("text outside the root element");
-        }
-        continue;
-      }
-      return Token::text;
+    if (*p_ == '/') {
+      if (end_ - p_ < 2) return incomplete();
+      if (p_[1] != '>') fail("expected '>' after '/' in a start tag");
+      p_ += 2;
+      self_closing_ = true;
+      break;
     }
-    const Token t = scan_markup();
-    if (t == Token::end_of_input) continue;  // comment or PI: keep going
-    return t;
+    if (p_ == before_space) fail("attributes must be separated by whitespace");
+    const std::uint8_t* aname_colon = nullptr;
+    const Span aname = scan_name(aname_colon);
+    if (aname.size == 0) fail("malformed attribute name");
+    while (p_ < end_ && is_space(*p_)) ++p_;
+    if (p_ == end_) return incomplete();
+    if (*p_ != '=') fail("expected '=' after an attribute name");
+    ++p_;
+    while (p_ < end_ && is_space(*p_)) ++p_;
+    if (p_ == end_) return incomplete();
+    const std::uint8_t quote = *p_;
+    if (quote != '"' && quote != '\'') fail("attribute value must be quoted");
+    ++p_;
+    // One pass finds the closing quote and what the value holds; a '<' is reported only once
+    // the value is known to end (an unterminated value is an incomplete or oversized token).
+    const std::uint8_t* q = p_;
+    bool less_than = false;
+    bool plain = true;
+    for (; q < end_ && *q != quote; ++q) {
+      if (!is(*q, value_special)) continue;
+      if (*q == '<') less_than = true;
+      else plain = false;
+    }
+    if (q == end_) {
+      check_token_size(token_, end_);
+      return incomplete();
+    }
+    if (less_than) fail("'<' inside an attribute value");
+    Span prefix, local;
+    split_qname(aname, aname_colon, prefix, local);
+    for (const auto& other : attributes_) {
+      if (same_bytes(other.local, local) && same_bytes(other.prefix, prefix)) fail("duplicate attribute");
+    }
+    if (attributes_.size() >= limits_.max_attributes) {
+      throw Error(ErrorKind::limit, {"", "", token_offset()}, "too many attributes on one element");
+    }
+    // Built in place: a copy of a just-written local stalls on store forwarding.
+    Attribute& a = attributes_.emplace_back();
+    a.local = local;
+    a.prefix = prefix;
+    a.value = {p_, static_cast<std::size_t>(q - p_)};
+    a.plain = plain;
+    p_ = q + 1;
   }
+  check_token_size(token_, p_);
+  split_qname(qname, qname_colon, prefix_, local_);
+  if (stack_.size() >= limits_.max_depth) {
+    throw Error(ErrorKind::limit, {"", "", token_offset()},
+                "elements nested deeper than max_depth (" + std::to_string(limits_.max_depth) + ")");
+  }
+  stack_.push_back(qname);
+  seen_root_ = true;
+  pending_end_ = self_closing_;
+  return Token::start;
+}
+
+inline Token XmlScanner::scan_end_tag() {
+  p_ += 2;
+  const std::uint8_t* qname_colon = nullptr;
+  const Span qname = scan_name(qname_colon);
+  while (p_ < end_ && is_space(*p_)) ++p_;
+  if (p_ == end_) {
+    if (final_) fail("unexpected end of part inside an end tag");
+    p_ = token_;
+    return Token::incomplete;
+  }
+  if (*p_ != '>') fail("malformed end tag");
+  ++p_;
+  if (stack_.empty()) fail("end tag without a matching start tag");
+  const Span open = stack_.back();
+  if (open.data == nullptr) {
+    // Innermost closes first; keep the outermost first, as open_names() does.
+    closed_assumed_ = std::string(qname.view()) + (closed_assumed_.empty() ? "" : " ") + closed_assumed_;
+  } else if (!same_bytes(open, qname)) {
+    fail("end tag does not match the open element");
+  }
+  stack_.pop_back();
+  split_qname(qname, qname_colon, prefix_, local_);
+  self_closing_ = false;
+  return Token::end;
 }
 
 // Called with p_ at '<'. Returns end_of_input for skipped constructs (comments, PIs).
-Token XmlScanner::scan_markup() {
+inline Token XmlScanner::scan_markup() {
   const std::size_t left = static_cast<std::size_t>(end_ - p_);
   if (left < 2) {
     if (final_) fail("unexpected end of part inside markup");
@@ -188,114 +285,51 @@ Token XmlScanner::scan_markup() {
   return scan_start_tag();
 }
 
-Span XmlScanner::scan_name() {
-  const std::uint8_t* start = p_;
-  while (p_ < end_ && !ends_name(*p_)) ++p_;
-  return {start, static_cast<std::size_t>(p_ - start)};
-}
-
-Token XmlScanner::scan_start_tag() {
-  auto incomplete = [&]() {
-    if (final_) fail("unexpected end of part inside a start tag");
-    p_ = token_;
-    return Token::incomplete;
-  };
-  if (stack_.empty() && seen_root_) fail("a second root element");
-  ++p_;
-  const Span qname = scan_name();
-  if (p_ == end_) return incomplete();
-  if (qname.size == 0) fail("missing element name after '<'");
-  attributes_.clear();
+Token XmlScanner::next() {
+  if (pending_end_) {
+    pending_end_ = false;
+    stack_.pop_back();
+    return Token::end;
+  }
   for (;;) {
-    const std::uint8_t* before_space = p_;
-    while (p_ < end_ && is_space(*p_)) ++p_;
-    check_token_size(token_, p_);
-    if (p_ == end_) return incomplete();
-    if (*p_ == '>') {
-      ++p_;
-      self_closing_ = false;
-      break;
+    token_ = p_;
+    if (p_ == end_) {
+      if (final_ && !stack_.empty()) fail("unexpected end of part: elements are still open");
+      if (final_ && !seen_root_) fail("no root element");
+      return Token::end_of_input;
     }
-    if (*p_ == '/') {
-      if (end_ - p_ < 2) return incomplete();
-      if (p_[1] != '>') fail("expected '>' after '/' in a start tag");
-      p_ += 2;
-      self_closing_ = true;
-      break;
-    }
-    if (p_ == before_space) fail("attributes must be separated by whitespace");
-    Attribute a;
-    const Span aname = scan_name();
-    if (aname.size == 0) fail("malformed attribute name");
-    while (p_ < end_ && is_space(*p_)) ++p_;
-    if (p_ == end_) return incomplete();
-    if (*p_ != '=') fail("expected '=' after an attribute name");
-    ++p_;
-    while (p_ < end_ && is_space(*p_)) ++p_;
-    if (p_ == end_) return incomplete();
-    const std::uint8_t quote = *p_;
-    if (quote != '"' && quote != '\'') fail("attribute value must be quoted");
-    ++p_;
-    const void* close = std::memchr(p_, quote, static_cast<std::size_t>(end_ - p_));
-    if (close == nullptr) {
-      check_token_size(token_, end_);
-      return incomplete();
-    }
-    const auto* q = static_cast<const std::uint8_t*>(close);
-    a.value = {p_, static_cast<std::size_t>(q - p_)};
-    if (std::memchr(a.value.data, '<', a.value.size) != nullptr) fail("'<' inside an attribute value");
-    for (std::size_t i = 0; i < a.value.size; ++i) {
-      const std::uint8_t v = a.value.data[i];
-      if (v == '&' || v == '\t' || v == '\n' || v == '\r') {
-        a.plain = false;
-        break;
+    if (*p_ != '<') {
+      // One pass finds the run's end and whether it needs resolving.
+      const std::uint8_t* stop = p_;
+      bool plain = true;
+      for (; stop < end_; ++stop) {
+        if (!is(*stop, text_special)) continue;
+        if (*stop == '<') break;
+        plain = false;
       }
+      check_token_size(p_, stop);
+      text_ = {p_, static_cast<std::size_t>(stop - p_)};
+      if (stop == end_ && !final_) {
+        // The run may continue in bytes not seen yet, unless it is only whitespace.
+        for (std::size_t i = 0; i < text_.size; ++i) {
+          if (!is_space(text_.data[i])) return Token::incomplete;
+        }
+      }
+      text_plain_ = plain;
+      p_ = stop;
+      if (stack_.empty()) {
+        // Outside the root only whitespace may appear.
+        for (std::size_t i = 0; i < text_.size; ++i) {
+          if (!is_space(text_.data[i])) fail("text outside the root element");
+        }
+        continue;
+      }
+      return Token::text;
     }
-    split_qname(aname, a.prefix, a.local);
-    for (const auto& other : attributes_) {
-      if (span_is(other.local, a.local.view()) && span_is(other.prefix, a.prefix.view())) fail("duplicate attribute");
-    }
-    if (attributes_.size() >= limits_.max_attributes) {
-      throw Error(ErrorKind::limit, {"", "", token_offset()}, "too many attributes on one element");
-    }
-    attributes_.push_back(a);
-    p_ = q + 1;
+    const Token t = scan_markup();
+    if (t == Token::end_of_input) continue;  // comment or PI: keep going
+    return t;
   }
-  check_token_size(token_, p_);
-  split_qname(qname, prefix_, local_);
-  if (stack_.size() >= limits_.max_depth) {
-    throw Error(ErrorKind::limit, {"", "", token_offset()},
-                "elements nested deeper than max_depth (" + std::to_string(limits_.max_depth) + ")");
-  }
-  stack_.push_back(qname);
-  seen_root_ = true;
-  pending_end_ = self_closing_;
-  return Token::start;
-}
-
-Token XmlScanner::scan_end_tag() {
-  p_ += 2;
-  const Span qname = scan_name();
-  while (p_ < end_ && is_space(*p_)) ++p_;
-  if (p_ == end_) {
-    if (final_) fail("unexpected end of part inside an end tag");
-    p_ = token_;
-    return Token::incomplete;
-  }
-  if (*p_ != '>') fail("malformed end tag");
-  ++p_;
-  if (stack_.empty()) fail("end tag without a matching start tag");
-  const Span open = stack_.back();
-  if (open.data == nullptr) {
-    // Innermost closes first; keep the outermost first, as open_names() does.
-    closed_assumed_ = std::string(qname.view()) + (closed_assumed_.empty() ? "" : " ") + closed_assumed_;
-  } else if (open.size != qname.size || std::memcmp(open.data, qname.data, qname.size) != 0) {
-    fail("end tag does not match the open element");
-  }
-  stack_.pop_back();
-  split_qname(qname, prefix_, local_);
-  self_closing_ = false;
-  return Token::end;
 }
 
 }  // namespace docconform::xlsx

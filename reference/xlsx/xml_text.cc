@@ -30,6 +30,11 @@ void append_resolved(Span raw, bool attribute, std::uint64_t offset, std::string
   const auto* p = raw.data;
   const auto* end = raw.data + raw.size;
   while (p < end) {
+    // Bytes that need nothing are appended as one run.
+    const auto* run = p;
+    while (p < end && *p != '&' && *p != '\r' && !(attribute && (*p == '\t' || *p == '\n'))) ++p;
+    out.append(reinterpret_cast<const char*>(run), static_cast<std::size_t>(p - run));
+    if (p == end) break;
     const std::uint8_t c = *p;
     if (c == '\r') {
       out += attribute ? ' ' : '\n';
@@ -39,11 +44,6 @@ void append_resolved(Span raw, bool attribute, std::uint64_t offset, std::string
     }
     if (attribute && (c == '\t' || c == '\n')) {
       out += ' ';
-      ++p;
-      continue;
-    }
-    if (c != '&') {
-      out += static_cast<char>(c);
       ++p;
       continue;
     }
