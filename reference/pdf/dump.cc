@@ -70,12 +70,19 @@ std::string canonical_text(const Object& object) {
   return out;
 }
 
-std::string pdf_dump(Document& document, int level) {
+void write_pdf_dump(Document& document, int level, const std::function<void(std::string_view)>& sink) {
   if (level < 1 || level > max_dump_level) {
     throw Error(ErrorKind::usage, {document.source().name(), "", std::nullopt}, "dump level must be 1, 2 or 3");
   }
   const auto& xref = document.xref();
+  // Lines gather in out, which goes to sink whenever it passes a piece's size.
+  constexpr std::size_t piece_bytes = 1 << 20;
   std::string out = "docconform-dump pdf 1\nlevel " + std::to_string(level) + "\n";
+  const auto flush_full_piece = [&] {
+    if (out.size() < piece_bytes) return;
+    sink(out);
+    out.clear();
+  };
   out += "version ";
   append_quoted_bytes(out, document.header_version());
   out += '\n';
@@ -95,7 +102,10 @@ std::string pdf_dump(Document& document, int level) {
     return e.type == XrefEntry::Type::offset || e.type == XrefEntry::Type::compressed;
   });
   out += "objects " + std::to_string(in_use) + "\n";
-  if (level < 2) return out;
+  if (level < 2) {
+    sink(out);
+    return;
+  }
 
   for (std::size_t num = 1; num < xref.size(); ++num) {
     const XrefEntry& e = xref[num];
@@ -108,8 +118,12 @@ std::string pdf_dump(Document& document, int level) {
       append_id(out, num, 0);
       out += " c " + std::to_string(e.offset) + " " + std::to_string(e.index) + "\n";
     }
+    flush_full_piece();
   }
-  if (level < 3) return out;
+  if (level < 3) {
+    sink(out);
+    return;
+  }
 
   for (const XrefSection& section : document.sections()) {
     out += "section " + std::to_string(section.offset) + " " + to_string(section.form) + " " +
@@ -131,14 +145,28 @@ std::string pdf_dump(Document& document, int level) {
       out += " length " + std::to_string(object.stream_length) + " sha256 " + sha256_hex(document.stream_raw(object));
     }
     out += '\n';
+    flush_full_piece();
   }
-  return out;
+  sink(out);
+}
+
+std::string pdf_dump(Document& document, int level) {
+  std::string dump;
+  write_pdf_dump(document, level, [&](std::string_view piece) { dump += piece; });
+  return dump;
+}
+
+void write_pdf_dump_file(const std::string& path, const SourceOptions& source_options, int level, const Limits& limits,
+                         const std::function<void(std::string_view)>& sink) {
+  auto source = open_source(path, source_options);
+  Document document(*source, limits);
+  write_pdf_dump(document, level, sink);
 }
 
 std::string pdf_dump_file(const std::string& path, const SourceOptions& source_options, int level, const Limits& limits) {
-  auto source = open_source(path, source_options);
-  Document document(*source, limits);
-  return pdf_dump(document, level);
+  std::string dump;
+  write_pdf_dump_file(path, source_options, level, limits, [&](std::string_view piece) { dump += piece; });
+  return dump;
 }
 
 }  // namespace docconform::pdf

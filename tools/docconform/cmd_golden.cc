@@ -167,7 +167,7 @@ void update(const GoldenOptions& options) {
                        : ledger.header;
     int changed = 0;
     for (const auto& c : discover_cases(options.root, {format.name}, "")) {
-      const InProcessOutcome outcome = dump_in_process(format, c.path);
+      const InProcessOutcome outcome = dump_in_process(format, c.path, true);
       fresh.entries[c.name] = outcome.digest;
       const auto old = ledger.entries.find(c.name);
       if (old == ledger.entries.end() || old->second != outcome.digest) {

@@ -72,7 +72,15 @@ void add_read_options(CLI::App* app, ReadOptions& o, bool with_level) {
   }
 }
 
+// A dump is printed only once complete (a level-3 dump can fail at any object); a digest is
+// computed piece by piece.
 std::string dump_with(const ReadOptions& o) { return pdf_dump_file(o.file, o.source_options(), o.level, o.limits.limits()); }
+
+std::string digest_with(const ReadOptions& o) {
+  Sha256 hash;
+  write_pdf_dump_file(o.file, o.source_options(), o.level, o.limits.limits(), [&](std::string_view piece) { hash.update(piece); });
+  return hash.final_hex();
+}
 
 std::pair<std::string, std::string> split_assignment(const std::string& text, const char* what) {
   const auto eq = text.find('=');
@@ -237,7 +245,7 @@ void add_pdf_commands(CommandGroups& groups) {
   auto digest_options = std::make_shared<ReadOptions>();
   auto* digest = groups.digest.add_subcommand("pdf", "SHA-256 of the canonical dump of a PDF");
   add_read_options(digest, *digest_options, true);
-  digest->callback([digest_options] { std::cout << sha256_hex(dump_with(*digest_options)) << "\n"; });
+  digest->callback([digest_options] { std::cout << digest_with(*digest_options) << "\n"; });
 
   auto gen_options = std::make_shared<GenerateOptions>();
   auto gen_out = std::make_shared<std::string>();

@@ -66,9 +66,10 @@ Result run_one(const CaseFile& c, const Adapter& impl, const RunOptions& options
     const DumpFormat* format = find_dump_format(c.format);
     const auto start = std::chrono::steady_clock::now();
     try {
-      InProcessOutcome outcome = dump_in_process(*format, c.path);
+      // The digest is computed as the dump is written; the text is made again only when the
+      // report needs it (a wrong result), so a large case is never held whole.
+      InProcessOutcome outcome = dump_in_process(*format, c.path, false);
       r.digest = outcome.digest;
-      dump = std::move(outcome.dump);
       rejected = outcome.digest == "rejected";
       r.detail = outcome.error;
     } catch (const std::exception& e) {
@@ -117,7 +118,9 @@ Result run_one(const CaseFile& c, const Adapter& impl, const RunOptions& options
     dump = p.out;
   }
   r.status = classify(c, rejected, r.digest, r.golden_match);
-  if (r.status == Status::wrong_result) r.dump = std::move(dump);
+  if (r.status == Status::wrong_result) {
+    r.dump = impl.in_process() ? dump_in_process(*find_dump_format(c.format), c.path, true).dump : std::move(dump);
+  }
   return r;
 }
 
@@ -161,14 +164,19 @@ bool RunReport::gate_failed() const {
   return std::any_of(results.begin(), results.end(), [](const Result& r) { return !r.expected; });
 }
 
-InProcessOutcome dump_in_process(const DumpFormat& format, const std::string& path) {
+InProcessOutcome dump_in_process(const DumpFormat& format, const std::string& path, bool keep_dump) {
   InProcessOutcome outcome;
   try {
-    outcome.dump = format.dump(path);
-    outcome.digest = "sha256:" + sha256_hex(outcome.dump);
+    Sha256 hash;
+    format.write(path, [&](std::string_view piece) {
+      hash.update(piece);
+      if (keep_dump) outcome.dump += piece;
+    });
+    outcome.digest = "sha256:" + hash.final_hex();
   } catch (const Error& e) {
     if (e.kind() == ErrorKind::io || e.kind() == ErrorKind::usage) throw;
     outcome.digest = "rejected";
+    outcome.dump.clear();
     outcome.error = e.what();
   }
   return outcome;

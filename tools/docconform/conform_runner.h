@@ -74,13 +74,14 @@ struct RunReport {
   bool gate_failed() const;
 };
 
-// The reference implementation in-process: digest ("sha256:<hex>" or "rejected"), dump, error.
+// The reference implementation in-process: digest ("sha256:<hex>" or "rejected"), dump (when
+// kept), error.
 struct InProcessOutcome {
   std::string digest;
   std::string dump;
   std::string error;
 };
-InProcessOutcome dump_in_process(const DumpFormat& format, const std::string& path);
+InProcessOutcome dump_in_process(const DumpFormat& format, const std::string& path, bool keep_dump);
 
 // Whether a case is among the formats (empty = all) and matches the glob on "<format>/<case>".
 bool case_selected(const std::vector<std::string>& formats, const std::string& case_glob, const std::string& format,

@@ -11,11 +11,17 @@ namespace docconform::cli {
 
 const std::vector<DumpFormat>& dump_formats() {
   static const std::vector<DumpFormat> formats = {
-      {"utf8", {".bin"}, [](const std::string& path) { return utf8_dump(read_file(path, Utf8DumpLimits{}.max_input_bytes)); }, "utf8"},
-      {"pdf", {".pdf"}, [](const std::string& path) { return pdf::pdf_dump_file(path, {}, 2); }, "pdf"},
-      {"pdf3", {".pdf"}, [](const std::string& path) { return pdf::pdf_dump_file(path, {}, 3); }, "pdf --level 3"},
-      {"sst", {".xls", ".sst"}, [](const std::string& path) { return sst::sst_dump(read_file(path), {}, path); }, "sst"},
-      {"xlsx", {".xlsx", ".xlsm"}, [](const std::string& path) { return xlsx::dump(xlsx::load_workbook_file(path)); }, "xlsx"},
+      {"utf8", {".bin"},
+       [](const std::string& path, const DumpSink& sink) { sink(utf8_dump(read_file(path, Utf8DumpLimits{}.max_input_bytes))); },
+       "utf8"},
+      {"pdf", {".pdf"}, [](const std::string& path, const DumpSink& sink) { pdf::write_pdf_dump_file(path, {}, 2, {}, sink); },
+       "pdf"},
+      {"pdf3", {".pdf"}, [](const std::string& path, const DumpSink& sink) { pdf::write_pdf_dump_file(path, {}, 3, {}, sink); },
+       "pdf --level 3"},
+      {"sst", {".xls", ".sst"}, [](const std::string& path, const DumpSink& sink) { sink(sst::sst_dump(read_file(path), {}, path)); },
+       "sst"},
+      {"xlsx", {".xlsx", ".xlsm"},
+       [](const std::string& path, const DumpSink& sink) { xlsx::write_dump(xlsx::load_workbook_file(path), sink); }, "xlsx"},
   };
   return formats;
 }
@@ -25,6 +31,12 @@ const DumpFormat* find_dump_format(const std::string& name) {
     if (format.name == name) return &format;
   }
   return nullptr;
+}
+
+std::string dump_text(const DumpFormat& format, const std::string& path) {
+  std::string dump;
+  format.write(path, [&](std::string_view piece) { dump += piece; });
+  return dump;
 }
 
 }  // namespace docconform::cli

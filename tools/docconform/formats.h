@@ -4,18 +4,25 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace docconform::cli {
 
+using DumpSink = std::function<void(std::string_view)>;
+
 struct DumpFormat {
-  std::string name;                                      // utf8, xlsx, pdf, sst
-  std::vector<std::string> extensions;                   // case file extensions, e.g. ".bin"
-  std::function<std::string(const std::string& path)> dump;  // default options; throws Error
+  std::string name;                     // utf8, xlsx, pdf, sst
+  std::vector<std::string> extensions;  // case file extensions, e.g. ".bin"
+  // Writes the dump with default options in pieces to the sink; throws Error (possibly after
+  // some pieces, so a caller that keeps the text discards it on error).
+  std::function<void(const std::string& path, const DumpSink& sink)> write;
   std::string cli_dump = name;  // the same dump from the CLI: `docconform dump <cli_dump> FILE`
 };
 
 const std::vector<DumpFormat>& dump_formats();
 const DumpFormat* find_dump_format(const std::string& name);
+// The whole dump as one string.
+std::string dump_text(const DumpFormat& format, const std::string& path);
 
 }  // namespace docconform::cli

@@ -3,7 +3,9 @@
 // trailer, the pages and every object canonically serialized.
 #pragma once
 
+#include <functional>
 #include <string>
+#include <string_view>
 
 #include "docconform/pdf/document.h"
 #include "docconform/pdf/limits.h"
@@ -19,8 +21,14 @@ constexpr int max_dump_level = 3;
 void append_canonical(std::string& out, const Object& object);
 std::string canonical_text(const Object& object);
 
+// Writes the dump in pieces of about 1 MiB to sink, so a level-3 dump of a large file (several
+// times the file's size) is never held whole. An error may come after some pieces: a consumer
+// that must not show a partial dump collects it first (pdf_dump).
+void write_pdf_dump(Document& document, int level, const std::function<void(std::string_view)>& sink);
 std::string pdf_dump(Document& document, int level);
 // Opens path with the given source and dumps it; errors carry the file name.
+void write_pdf_dump_file(const std::string& path, const SourceOptions& source, int level, const Limits& limits,
+                         const std::function<void(std::string_view)>& sink);
 std::string pdf_dump_file(const std::string& path, const SourceOptions& source, int level, const Limits& limits = {});
 
 }  // namespace docconform::pdf
