@@ -27,8 +27,8 @@ from pypdf.generic import _data_structures
 from pypdf.generic import (ArrayObject, BooleanObject, ByteStringObject, DictionaryObject, FloatObject,
                            IndirectObject, NameObject, NullObject, NumberObject, StreamObject, TextStringObject)
 from canonical import number_text, quote_bytes, reject
+from pdf_syntax import name_text as name_bytes_text
 
-NAME_ESCAPED = set(b"#()<>[]{}/%")
 MAX_OBJECTS = 8_000_000  # SPEC.md, format pdf, rule 9: object numbers below this
 # Logged under strict=True when a table's first subsection does not start at 0 (an update
 # section); strict mode corrects nothing then, so it is no recovery.
@@ -36,8 +36,7 @@ NOT_A_REPAIR = "Xref table not zero-indexed"
 
 
 def name_text(name):
-    data = str(name)[1:].encode("utf-8")
-    return "/" + "".join("#%02X" % b if b < 0x21 or b > 0x7E or b in NAME_ESCAPED else chr(b) for b in data)
+    return name_bytes_text(str(name)[1:].encode("utf-8"))
 
 
 def value_text(v):
