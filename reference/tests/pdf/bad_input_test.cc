@@ -41,13 +41,11 @@ std::string with_startxref(std::string pdf, std::uint64_t value) {
 }
 
 TEST(BadInput, EveryTruncationIsRejectedOrReadsTheSame) {
-  std::ostringstream generated;
   GenerateOptions options;
   options.objects = 8;
   options.payload = 20;
   options.updates = 1;
-  generate_pdf(options, generated);
-  const std::string pdf = generated.str();
+  const std::string pdf = pdftest::generated_pdf(options);
   const std::string full = pdftest::dump(pdf);
   // A cut after the first revision's startxref leaves that earlier revision, still a PDF (a
   // missing %%EOF is tolerated, as common readers do).

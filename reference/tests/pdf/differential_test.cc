@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <sstream>
 
 #include "docconform/error.h"
 #include "docconform/pdf/generate.h"
@@ -70,9 +69,7 @@ TEST(Differential, GeneratedFilesOfEveryShape) {
     options.shuffle = shape & 4;
     options.pages = 40;
     options.cluster = 20;
-    std::ostringstream out;
-    generate_pdf(options, out);
-    pdftest::TempFile file(out.str(), "gen");
+    pdftest::TempFile file(pdftest::generated_pdf(options), "gen");
     std::size_t loaded = 0;
     expect_same_everywhere(file.path(), &loaded);
     EXPECT_EQ(loaded, 1u) << "shape " << shape;

@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <sstream>
 
 #include "docconform/pdf/dump.h"
 #include "docconform/pdf/generate.h"
@@ -19,9 +18,7 @@ TEST(PdfDump, LargeDumpComesInBoundedPiecesThatJoinToTheWholeDump) {
   options.payload = 300;
   options.object_streams = true;
   options.pages = 10;
-  std::ostringstream out;
-  generate_pdf(options, out);
-  pdftest::TempFile file(out.str(), "pieces");
+  pdftest::TempFile file(pdftest::generated_pdf(options), "pieces");
 
   std::string joined;
   std::size_t pieces = 0, largest = 0;

@@ -7,14 +7,23 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "docconform/pdf/document.h"
 #include "docconform/pdf/dump.h"
+#include "docconform/pdf/generate.h"
 #include "docconform/pdf/source.h"
 
 namespace pdftest {
+
+// The bytes of a generated file.
+inline std::string generated_pdf(const docconform::pdf::GenerateOptions& options) {
+  std::ostringstream out;
+  docconform::pdf::generate_pdf(options, out);
+  return out.str();
+}
 
 // A temporary file removed at scope exit.
 class TempFile {

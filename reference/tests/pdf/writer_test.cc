@@ -21,9 +21,7 @@ std::string generated(bool object_streams) {
   options.pages = 3;
   options.object_streams = object_streams;
   options.updates = 1;
-  std::ostringstream out;
-  generate_pdf(options, out);
-  return out.str();
+  return pdftest::generated_pdf(options);
 }
 
 std::string update(const std::string& original, const UpdateChanges& changes) {

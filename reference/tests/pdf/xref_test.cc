@@ -4,7 +4,6 @@
 #include <zlib.h>
 
 #include <set>
-#include <sstream>
 
 #include "docconform/error.h"
 #include "docconform/pdf/generate.h"
@@ -202,7 +201,6 @@ TEST(Header, BytesBeforeTheHeaderShiftEveryOffset) {
 namespace {
 
 TEST(FileOrder, SweepsForwardAndListsEveryObjectOnce) {
-  std::ostringstream out;
   docconform::pdf::GenerateOptions options;
   options.objects = 200;
   options.payload = 50;
@@ -210,8 +208,7 @@ TEST(FileOrder, SweepsForwardAndListsEveryObjectOnce) {
   options.updates = 2;
   options.shuffle = true;
   options.cluster = 10;
-  docconform::pdf::generate_pdf(options, out);
-  auto source = memory_source(out.str());
+  auto source = memory_source(pdftest::generated_pdf(options));
   Document doc(*source);
   const std::vector<std::uint32_t> order = doc.objects_in_file_order();
   std::uint64_t in_use = 0, last = 0;
