@@ -32,38 +32,51 @@ const char* formula_kind(FormulaKind k) {
   return "normal";
 }
 
-// Cells by (row, column); of duplicates the last in document order stays.
-std::vector<Position> ordered_cells(const Sheet& sheet) {
-  std::vector<Position> cells;
-  cells.reserve(sheet.cell_count());
-  bool sorted = true;
+// Calls visit(position) for every cell of the segments in document order.
+template <class Visit>
+void for_each_cell(const Sheet& sheet, Visit visit) {
   for (std::uint32_t s = 0; s < sheet.segments.size(); ++s) {
     const Segment& seg = sheet.segments[s];
     for (const Row& row : seg.rows) {
       for (std::uint32_t i = row.first_cell; i < row.first_cell + row.cell_count; ++i) {
-        const Position p{row.number, seg.cells[i].column, s, i};
-        if (!cells.empty()) {
-          const Position& q = cells.back();
-          if (p.row < q.row || (p.row == q.row && p.column <= q.column)) sorted = false;
-        }
-        cells.push_back(p);
+        visit(Position{row.number, seg.cells[i].column, s, i});
       }
     }
   }
-  if (sorted) return cells;
+}
+
+// Whether document order is strictly by (row, column): no cell to reorder or drop.
+bool cells_in_order(const Sheet& sheet) {
+  bool in_order = true;
+  bool first = true;
+  Position last{};
+  for_each_cell(sheet, [&](const Position& p) {
+    if (!first && (p.row < last.row || (p.row == last.row && p.column <= last.column))) in_order = false;
+    first = false;
+    last = p;
+  });
+  return in_order;
+}
+
+// Calls visit(position) for cells by (row, column); of duplicates the last in document order
+// stays. Cells already in order, the common case, are visited where they lie, without a list of
+// every position (16 bytes a cell).
+template <class Visit>
+void for_each_cell_in_order(const Sheet& sheet, Visit visit) {
+  if (cells_in_order(sheet)) {
+    for_each_cell(sheet, visit);
+    return;
+  }
+  std::vector<Position> cells;
+  cells.reserve(sheet.cell_count());
+  for_each_cell(sheet, [&](const Position& p) { cells.push_back(p); });
   std::stable_sort(cells.begin(), cells.end(), [](const Position& a, const Position& b) {
     return a.row != b.row ? a.row < b.row : a.column < b.column;
   });
-  std::vector<Position> unique;
-  unique.reserve(cells.size());
-  for (const auto& p : cells) {
-    if (!unique.empty() && unique.back().row == p.row && unique.back().column == p.column) {
-      unique.back() = p;
-    } else {
-      unique.push_back(p);
-    }
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    const bool replaced = i + 1 < cells.size() && cells[i + 1].row == cells[i].row && cells[i + 1].column == cells[i].column;
+    if (!replaced) visit(cells[i]);
   }
-  return unique;
 }
 
 // Comment position for ordering: (row, column) of its ref, unparsable refs last.
@@ -207,11 +220,11 @@ void write_dump(const Workbook& wb, const std::function<void(std::string_view)>&
     o += sheet.kind == SheetKind::worksheet ? " worksheet" : " chartsheet";
     w.line_done();
     const std::vector<Area> covered = merged_areas(sheet);
-    for (const Position& p : ordered_cells(sheet)) {
-      if (hidden_by_merge(covered, p)) continue;
+    for_each_cell_in_order(sheet, [&](const Position& p) {
+      if (hidden_by_merge(covered, p)) return;
       const Segment& seg = sheet.segments[p.segment];
       write_cell(w, wb, seg, seg.cells[p.cell], p.row);
-    }
+    });
     std::vector<std::u16string> merged = sheet.merged_cells;
     std::sort(merged.begin(), merged.end());
     for (const auto& m : merged) {
