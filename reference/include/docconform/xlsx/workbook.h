@@ -47,7 +47,9 @@ struct LoadOptions {
   bool parallel = true;        // use the worker pool
   unsigned threads = 0;        // cap on threads; 0 = min(jobs, cores)
   InflateMode inflate = InflateMode::workers;
-  std::size_t chunk_bytes = 4 << 20;  // split sheets at row boundaries into ~this much XML; 0 = never
+  // Split sheets at row boundaries into ~this much XML; 0 = never. Small enough that a chunk is
+  // parsed while its inflated bytes are still in cache (measured: 256 KiB-1 MiB beat 4 MiB).
+  std::size_t chunk_bytes = 512 << 10;
   Limits limits;
 };
 
