@@ -3,7 +3,7 @@ canonical form of conformance/SPEC.md, format pdf. Used by adapters whose librar
 syntax rather than an object model (libqpdf's unparse) and by the xref section walker.
 
 Values: None, bool, int, float (reals), Name (name bytes, #xx decoded), bytes (string bytes),
-Ref, list (arrays), Dict (entries in file order; the last of duplicated keys wins)."""
+Ref, list (arrays), dict (name -> value; the last of duplicated keys wins)."""
 import re
 
 from canonical import number_text, quote_bytes
@@ -27,10 +27,6 @@ class Name(bytes):
 
 
 class Ref(tuple):
-    pass
-
-
-class Dict(dict):
     pass
 
 
@@ -126,7 +122,7 @@ def parse_object(data, pos, depth=0):
         raise SyntaxFault("end of data")
     c = data[pos:pos + 1]
     if data.startswith(b"<<", pos):
-        entries = Dict()
+        entries = {}
         pos += 2
         while True:
             pos = skip_space(data, pos)
@@ -135,7 +131,6 @@ def parse_object(data, pos, depth=0):
             key, pos = parse_object(data, pos, depth + 1)
             if not isinstance(key, Name):
                 raise SyntaxFault("dictionary key is not a name")
-            entries.pop(key, None)  # the last of duplicated keys wins, in its own position
             entries[key], pos = parse_object(data, pos, depth + 1)
     if c == b"[":
         items = []
