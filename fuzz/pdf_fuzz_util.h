@@ -25,10 +25,12 @@ inline void write_scratch(const std::string& path, const std::uint8_t* data, std
   std::fclose(f);
 }
 
-// "ok <digest>" or "<kind>: <message> @offset"; io errors never count as an outcome.
-inline std::string pdf_outcome(const std::string& path, const pdf::SourceOptions& options, const pdf::Limits& limits) {
+// "ok <digest>" or "<kind>: <message> @offset" of the level-3 dump read on up to `threads`
+// threads; io errors never count as an outcome.
+inline std::string pdf_outcome(const std::string& path, const pdf::SourceOptions& options, const pdf::Limits& limits,
+                               unsigned threads) {
   try {
-    return "ok " + sha256_hex(pdf::pdf_dump_file(path, options, 3, limits));
+    return "ok " + sha256_hex(pdf::pdf_dump_file(path, options, 3, limits, threads));
   } catch (const Error& e) {
     if (e.kind() == ErrorKind::io) std::abort();
     return std::string(to_string(e.kind())) + ": " + e.message() + " @" +

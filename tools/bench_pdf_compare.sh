@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # Side-by-side PDF indexing benchmark: docconform's byte sources, qpdf --check and mutool show of
 # every object, on the same file in the same run (ratios are only meaningful within one run).
-# Usage: tools/bench_pdf_compare.sh FILE [--cold] [--window BYTES] [--runs N]
+# Usage: tools/bench_pdf_compare.sh FILE [--cold] [--window BYTES] [--runs N] [--threads LIST]
 # Needs build/default/tools/docconform; qpdf and mutool are optional (skipped when absent).
 # With strace installed, the kernel calls of qpdf and mutool are counted in a separate run.
 set -euo pipefail
 file=$1; shift
-cache=--warm; window=$((64 << 20)); runs=3
+cache=--warm; window=$((64 << 20)); runs=3; threads=1,2
 while (($#)); do
   case $1 in
     --cold) cache=--cold ;;
     --window) window=$2; shift ;;
     --runs) runs=$2; shift ;;
+    --threads) threads=$2; shift ;;
     *) echo "unknown option $1" >&2; exit 64 ;;
   esac
   shift
@@ -42,7 +43,8 @@ syscalls() {  # total syscalls and the read/lseek/mmap share, from strace -c
 }
 
 echo "bench_pdf_compare: docconform bench ($cache)" >&2
-ours=$("$docconform" bench pdf "$file" --source pread,buffered,mapped,whole --window "$window" "$cache" --runs "$runs" --json)
+ours=$("$docconform" bench pdf "$file" --source pread,buffered,mapped,whole --window "$window" "$cache" --runs "$runs" \
+  --threads "$threads" --json)
 qpdf_s=null; qpdf_calls=null; mutool_s=null; mutool_calls=null
 if command -v qpdf >/dev/null; then
   echo "bench_pdf_compare: qpdf --check" >&2

@@ -61,4 +61,25 @@ void parallel_for(std::size_t jobs, unsigned cap,
   if (first_error) std::rethrow_exception(first_error);
 }
 
+void parallel_for_serial_error(std::size_t jobs, unsigned cap,
+                               const std::function<void(std::size_t job, unsigned worker)>& job) {
+  // Jobs are taken in increasing order, so every job below a failed one has already started.
+  std::atomic<std::size_t> lowest_failed{jobs};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  parallel_for(jobs, cap, [&](std::size_t i, unsigned worker) {
+    if (i > lowest_failed.load(std::memory_order_relaxed)) return;
+    try {
+      job(i, worker);
+    } catch (...) {
+      std::lock_guard lock(error_mutex);
+      if (i < lowest_failed.load(std::memory_order_relaxed)) {
+        lowest_failed.store(i, std::memory_order_relaxed);
+        error = std::current_exception();
+      }
+    }
+  });
+  if (error) std::rethrow_exception(error);
+}
+
 }  // namespace docconform

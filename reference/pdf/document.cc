@@ -24,6 +24,21 @@ Document::Document(ByteSource& source, Limits limits)
   load_xref();
 }
 
+Document::Document(ByteSource& source, const Document& indexed)
+    : source_(source),
+      limits_(indexed.limits_),
+      header_version_(indexed.header_version_),
+      header_offset_(indexed.header_offset_),
+      startxref_(indexed.startxref_),
+      trailer_(indexed.trailer_),
+      xref_(indexed.xref_),
+      sections_(indexed.sections_),
+      impl_(std::make_unique<Impl>()) {
+  if (source.size() != indexed.source_.size()) {
+    throw Error(ErrorKind::usage, {source.name(), "", std::nullopt}, "second reader over a source of another size");
+  }
+}
+
 Document::~Document() = default;
 
 namespace {

@@ -5,8 +5,10 @@
 
 #include "docconform/canonical.h"
 #include "docconform/error.h"
-#include "docconform/sha256.h"
+#include "docconform/parallel.h"
 #include "docconform/pdf/writer.h"
+#include "docconform/sha256.h"
+#include "readers.h"
 
 namespace docconform::pdf {
 namespace {
@@ -70,13 +72,37 @@ std::string canonical_text(const Object& object) {
   return out;
 }
 
-void write_pdf_dump(Document& document, int level, const std::function<void(std::string_view)>& sink) {
+namespace {
+
+// The dump goes to the sink in pieces of at most about 1 MiB.
+constexpr std::size_t piece_bytes = 1 << 20;
+// Objects per job of the level-3 object lines, and jobs per thread in a wave (a wave holds
+// about 2,000 objects' lines per thread).
+constexpr std::size_t objects_per_job = 512;
+constexpr std::size_t jobs_per_wave_per_thread = 4;
+
+void append_object_line(Document& document, std::uint32_t num, std::string& out) {
+  const XrefEntry& e = document.xref()[num];
+  const Object object = document.object(num);
+  out += "obj ";
+  append_id(out, num, e.type == XrefEntry::Type::offset ? e.gen : 0);
+  out += ' ';
+  append_canonical(out, object);
+  if (object.kind == Kind::stream) {
+    out += " length " + std::to_string(object.stream_length) + " sha256 " + sha256_hex(document.stream_raw(object));
+  }
+  out += '\n';
+}
+
+}  // namespace
+
+void write_pdf_dump(Document& document, int level, const std::function<void(std::string_view)>& sink,
+                    unsigned threads) {
   if (level < 1 || level > max_dump_level) {
     throw Error(ErrorKind::usage, {document.source().name(), "", std::nullopt}, "dump level must be 1, 2 or 3");
   }
   const auto& xref = document.xref();
   // Lines gather in out, which goes to sink whenever it passes a piece's size.
-  constexpr std::size_t piece_bytes = 1 << 20;
   std::string out = "docconform-dump pdf 1\nlevel " + std::to_string(level) + "\n";
   const auto flush_full_piece = [&] {
     if (out.size() < piece_bytes) return;
@@ -133,39 +159,64 @@ void write_pdf_dump(Document& document, int level, const std::function<void(std:
   append_canonical(out, document.trailer());
   out += '\n';
   for (const std::string& line : page_lines) out += line + "\n";
-  for (std::size_t num = 1; num < xref.size(); ++num) {
-    const XrefEntry& e = xref[num];
-    if (e.type != XrefEntry::Type::offset && e.type != XrefEntry::Type::compressed) continue;
-    const Object object = document.object(static_cast<std::uint32_t>(num));
-    out += "obj ";
-    append_id(out, num, e.type == XrefEntry::Type::offset ? e.gen : 0);
-    out += ' ';
-    append_canonical(out, object);
-    if (object.kind == Kind::stream) {
-      out += " length " + std::to_string(object.stream_length) + " sha256 " + sha256_hex(document.stream_raw(object));
-    }
-    out += '\n';
-    flush_full_piece();
-  }
   sink(out);
+
+  // Every object in number order: runs of objects_per_job objects are dumped on the workers a
+  // wave at a time, while one of them writes the wave before, in order; memory holds two
+  // waves' text, never the dump.
+  std::vector<std::uint32_t> numbers;
+  numbers.reserve(static_cast<std::size_t>(in_use));
+  for (std::size_t num = 1; num < xref.size(); ++num) {
+    if (xref[num].type == XrefEntry::Type::offset || xref[num].type == XrefEntry::Type::compressed) {
+      numbers.push_back(static_cast<std::uint32_t>(num));
+    }
+  }
+  const std::size_t jobs = (numbers.size() + objects_per_job - 1) / objects_per_job;
+  Readers readers(document, planned_threads(jobs, threads));
+  const std::size_t per_wave = jobs_per_wave_per_thread * readers.count();
+  std::vector<std::string> texts[2] = {std::vector<std::string>(per_wave), std::vector<std::string>(per_wave)};
+  std::size_t written_next = 0;  // jobs made in the wave before, still to be written
+  for (std::size_t first = 0, w = 0; first < jobs || written_next > 0; ++w) {
+    const std::size_t wave = std::min(per_wave, jobs - first);
+    std::vector<std::string>& making = texts[w % 2];
+    std::vector<std::string>& writing = texts[(w + 1) % 2];
+    const std::size_t writes = written_next > 0 ? 1 : 0;  // job 0, when there is a wave to write
+    parallel_for_serial_error(writes + wave, readers.count(), [&](std::size_t j, unsigned worker) {
+      if (j < writes) {
+        for (std::size_t k = 0; k < written_next; ++k) {
+          const std::string_view text = writing[k];
+          for (std::size_t at = 0; at < text.size(); at += piece_bytes) sink(text.substr(at, piece_bytes));
+        }
+        return;
+      }
+      const std::size_t k = j - writes;
+      const std::size_t begin = (first + k) * objects_per_job;
+      const std::size_t end = std::min(begin + objects_per_job, numbers.size());
+      making[k].clear();
+      for (std::size_t i = begin; i < end; ++i) append_object_line(readers[worker], numbers[i], making[k]);
+    });
+    written_next = wave;
+    first += wave;
+  }
 }
 
-std::string pdf_dump(Document& document, int level) {
+std::string pdf_dump(Document& document, int level, unsigned threads) {
   std::string dump;
-  write_pdf_dump(document, level, [&](std::string_view piece) { dump += piece; });
+  write_pdf_dump(document, level, [&](std::string_view piece) { dump += piece; }, threads);
   return dump;
 }
 
 void write_pdf_dump_file(const std::string& path, const SourceOptions& source_options, int level, const Limits& limits,
-                         const std::function<void(std::string_view)>& sink) {
+                         const std::function<void(std::string_view)>& sink, unsigned threads) {
   auto source = open_source(path, source_options);
   Document document(*source, limits);
-  write_pdf_dump(document, level, sink);
+  write_pdf_dump(document, level, sink, threads);
 }
 
-std::string pdf_dump_file(const std::string& path, const SourceOptions& source_options, int level, const Limits& limits) {
+std::string pdf_dump_file(const std::string& path, const SourceOptions& source_options, int level, const Limits& limits,
+                          unsigned threads) {
   std::string dump;
-  write_pdf_dump_file(path, source_options, level, limits, [&](std::string_view piece) { dump += piece; });
+  write_pdf_dump_file(path, source_options, level, limits, [&](std::string_view piece) { dump += piece; }, threads);
   return dump;
 }
 

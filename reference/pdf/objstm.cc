@@ -127,15 +127,4 @@ std::vector<std::uint32_t> Document::objects_in_file_order() const {
   return order;
 }
 
-void Document::inflate_all_object_streams() {
-  std::vector<bool> seen(xref_.size(), false);
-  for (const XrefEntry& entry : xref_) {
-    if (entry.type != XrefEntry::Type::compressed || entry.offset >= xref_.size() || seen[entry.offset]) continue;
-    seen[entry.offset] = true;
-    const auto stream_num = static_cast<std::uint32_t>(entry.offset);
-    const Object stream = object(stream_num);
-    if (stream.kind == Kind::stream) stream_decoded(stream, "object stream " + std::to_string(stream_num));
-  }
-}
-
 }  // namespace docconform::pdf

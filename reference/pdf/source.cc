@@ -24,6 +24,27 @@ SourceKind parse_source_kind(std::string_view name) {
   throw Error(ErrorKind::usage, {}, "unknown byte source '" + std::string(name) + "' (mapped, pread, buffered, whole)");
 }
 
+SourceCounts& SourceCounts::operator+=(const SourceCounts& other) {
+  open += other.open;
+  fstat += other.fstat;
+  map += other.map;
+  unmap += other.unmap;
+  pread += other.pread;
+  bytes_copied += other.bytes_copied;
+  return *this;
+}
+
+SourceCounts SourceCounts::operator-(const SourceCounts& earlier) const {
+  SourceCounts d;
+  d.open = open - earlier.open;
+  d.fstat = fstat - earlier.fstat;
+  d.map = map - earlier.map;
+  d.unmap = unmap - earlier.unmap;
+  d.pread = pread - earlier.pread;
+  d.bytes_copied = bytes_copied - earlier.bytes_copied;
+  return d;
+}
+
 void ByteSource::read(std::uint64_t offset, std::size_t size, void* out) {
   const std::uint8_t* bytes = map(offset, size);  // checks the range, also for size 0
   if (size > 0) std::memcpy(out, bytes, size);
@@ -35,6 +56,14 @@ void ByteSource::check_range(std::uint64_t offset, std::size_t size) const {
                 "request for " + std::to_string(size) + " bytes is outside the file (" + std::to_string(size_) +
                     " bytes)");
   }
+}
+
+std::unique_ptr<ByteSource> ByteSource::same_size(std::unique_ptr<ByteSource> fresh) const {
+  if (fresh->size() != size_) {
+    throw Error(ErrorKind::io, {name_, "", std::nullopt},
+                "file changed while open: " + std::to_string(size_) + " bytes, now " + std::to_string(fresh->size()));
+  }
+  return fresh;
 }
 
 std::unique_ptr<ByteSource> open_source(const std::string& path, const SourceOptions& options) {

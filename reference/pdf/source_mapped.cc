@@ -68,6 +68,10 @@ const std::uint8_t* MappedSource::map(std::uint64_t offset, std::size_t size) {
   return static_cast<const std::uint8_t*>(view_) + plan.delta;
 }
 
+std::unique_ptr<ByteSource> MappedSource::another() const {
+  return same_size(std::make_unique<MappedSource>(name_, window_, granularity_));
+}
+
 std::unique_ptr<ByteSource> open_mapped(const std::string& path, std::uint64_t window, std::uint64_t granularity) {
   return std::make_unique<MappedSource>(path, window, granularity);
 }

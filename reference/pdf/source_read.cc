@@ -1,6 +1,7 @@
 // The read()-based sources: pread per fetch (the per-object baseline), a read-ahead buffer, and
 // the whole file in memory (the differential oracle).
 #include <algorithm>
+#include <memory>
 #include <vector>
 
 #include "docconform/error.h"
@@ -29,6 +30,7 @@ class PreadSource final : public ByteSource {
     return buffer_.data();
   }
   SourceKind kind() const override { return SourceKind::pread; }
+  std::unique_ptr<ByteSource> another() const override { return same_size(std::make_unique<PreadSource>(name_)); }
 
  private:
   PosixFile file_;
@@ -57,6 +59,9 @@ class BufferedSource final : public ByteSource {
     return buffer_.data();
   }
   SourceKind kind() const override { return SourceKind::buffered; }
+  std::unique_ptr<ByteSource> another() const override {
+    return same_size(std::make_unique<BufferedSource>(name_, capacity_));
+  }
 
  private:
   PosixFile file_;
@@ -66,19 +71,21 @@ class BufferedSource final : public ByteSource {
   std::size_t filled_ = 0;
 };
 
+// The bytes are shared (read-only) with the sources another() makes.
 class MemorySource final : public ByteSource {
  public:
-  MemorySource(std::string name, std::string bytes) : ByteSource(std::move(name), bytes.size()), bytes_(std::move(bytes)) {}
+  MemorySource(std::string name, std::shared_ptr<const std::string> bytes)
+      : ByteSource(std::move(name), bytes->size()), bytes_(std::move(bytes)) {}
   const std::uint8_t* map(std::uint64_t offset, std::size_t size) override {
     check_range(offset, size);
-    return reinterpret_cast<const std::uint8_t*>(bytes_.data()) + offset;
+    return reinterpret_cast<const std::uint8_t*>(bytes_->data()) + offset;
   }
   SourceKind kind() const override { return SourceKind::whole; }
-  std::string& bytes() { return bytes_; }
+  std::unique_ptr<ByteSource> another() const override { return std::make_unique<MemorySource>(name_, bytes_); }
   SourceCounts& mutable_counts() { return counts_; }
 
  private:
-  std::string bytes_;
+  std::shared_ptr<const std::string> bytes_;
 };
 
 }  // namespace
@@ -99,14 +106,14 @@ std::unique_ptr<ByteSource> open_whole(const std::string& path) {
     bytes.resize(static_cast<std::size_t>(size));
     file.pread_exact(0, bytes.size(), bytes.data());
   }
-  auto source = std::make_unique<MemorySource>(path, std::move(bytes));
+  auto source = std::make_unique<MemorySource>(path, std::make_shared<const std::string>(std::move(bytes)));
   source->mutable_counts() = counts;
   return source;
 }
 
 std::unique_ptr<ByteSource> memory_source(std::string bytes, std::string name) {
   if (bytes.empty()) throw Error(ErrorKind::range, {name, "", 0}, "file is empty");
-  return std::make_unique<MemorySource>(std::move(name), std::move(bytes));
+  return std::make_unique<MemorySource>(std::move(name), std::make_shared<const std::string>(std::move(bytes)));
 }
 
 }  // namespace docconform::pdf

@@ -15,6 +15,7 @@
 #include "docconform/pdf/generate.h"
 #include "docconform/pdf/mapped.h"
 #include "docconform/pdf/source.h"
+#include "docconform/pdf/sweep.h"
 #include "docconform/pdf/writer.h"
 #include "docconform/random.h"
 
@@ -85,11 +86,7 @@ void BM_IndexingSweep(benchmark::State& state) {
   for (auto _ : state) {
     auto source = open_source(path, options);
     Document doc(*source);
-    for (const std::uint32_t num : doc.objects_in_file_order()) {
-      Object o = doc.object(num);
-      benchmark::DoNotOptimize(o.kind);
-      ++objects;
-    }
+    objects += sweep_objects(doc, 1).items;
     bytes += source->size();
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(bytes));

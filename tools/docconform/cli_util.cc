@@ -89,6 +89,20 @@ std::string parse_hex_bytes(const std::string& text) {
   return bytes;
 }
 
+std::vector<unsigned> parse_thread_list(const std::string& text) {
+  std::vector<unsigned> out;
+  for (const std::string& item : split(text, ',')) {
+    try {
+      out.push_back(static_cast<unsigned>(std::stoul(item)));
+    } catch (const std::exception&) {
+      throw Error(ErrorKind::usage, {}, "--threads takes a list like 1,2,4");
+    }
+    if (out.back() == 0) throw Error(ErrorKind::usage, {}, "--threads entries must be at least 1");
+  }
+  if (out.empty()) throw Error(ErrorKind::usage, {}, "--threads is empty");
+  return out;
+}
+
 std::string default_root() {
   if (const char* env = std::getenv("DOCCONFORM_ROOT"); env != nullptr && *env != '\0') return env;
   return DOCCONFORM_SOURCE_DIR;

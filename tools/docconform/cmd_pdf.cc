@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
-#include <sstream>
 
 #include "cli_util.h"
 #include "commands.h"
@@ -18,6 +18,7 @@
 #include "docconform/pdf/document.h"
 #include "docconform/pdf/dump.h"
 #include "docconform/pdf/generate.h"
+#include "docconform/pdf/sweep.h"
 #include "docconform/pdf/writer.h"
 #include "docconform/sha256.h"
 #include "limit_options.h"
@@ -47,6 +48,10 @@ struct ReadOptions {
   std::uint64_t granularity = 64ull << 10;
   std::uint64_t buffer = 256ull << 10;
   int level = 2;
+  unsigned threads = 0;
+  bool serial = false;
+
+  unsigned thread_cap() const { return serial ? 1 : threads; }
 
   SourceOptions source_options() const {
     SourceOptions o;
@@ -69,16 +74,22 @@ void add_read_options(CLI::App* app, ReadOptions& o, bool with_level) {
     app->add_option("--level", o.level, "1: version, pages, object count; 2: + merged xref; 3: + sections, trailer, pages, every object")
         ->capture_default_str()
         ->check(CLI::Range(1, max_dump_level));
+    app->add_option("--threads", o.threads, "Level 3: threads reading the objects (0 = min(jobs, cores)); same dump at any count")
+        ->capture_default_str();
+    app->add_flag("--serial", o.serial, "Level 3: read every object on the calling thread (--threads 1)");
   }
 }
 
 // A dump is printed only once complete (a level-3 dump can fail at any object); a digest is
 // computed piece by piece.
-std::string dump_with(const ReadOptions& o) { return pdf_dump_file(o.file, o.source_options(), o.level, o.limits.limits()); }
+std::string dump_with(const ReadOptions& o) {
+  return pdf_dump_file(o.file, o.source_options(), o.level, o.limits.limits(), o.thread_cap());
+}
 
 std::string digest_with(const ReadOptions& o) {
   Sha256 hash;
-  write_pdf_dump_file(o.file, o.source_options(), o.level, o.limits.limits(), [&](std::string_view piece) { hash.update(piece); });
+  write_pdf_dump_file(
+      o.file, o.source_options(), o.level, o.limits.limits(), [&](std::string_view piece) { hash.update(piece); }, o.thread_cap());
   return hash.final_hex();
 }
 
@@ -100,6 +111,7 @@ struct BenchOptions {
   bool warm = false;
   int runs = 3;
   bool json = false;
+  std::string threads = "1";
 };
 
 void evict(const std::string& path) {
@@ -120,40 +132,39 @@ long rss_kb() {
 
 struct Sample {
   double seconds = 0;
-  double inflate = 0;
-  SourceCounts counts;
-  SourceCounts sweep;  // the forward object sweep alone (after the xref and page-tree walk)
-  std::uint64_t objects = 0, pages = 0, objstm_inflated = 0;
+  SourceCounts counts;  // the whole pass, every worker's source
+  SweepResult sweep;    // the object sweep alone (after the xref and page-tree walk)
+  std::uint64_t pages = 0;
   long rss = 0;
 };
 
-// The indexing pass: open, read the xref chain, walk the page tree, resolve and parse every
-// object the xref lists, in file order (one forward sweep).
-Sample index_once(const std::string& path, const SourceOptions& options) {
+// The indexing pass: open, read the xref chain, walk the page tree, then resolve and parse every
+// object the xref lists, in file order (one forward sweep), on `threads` threads.
+Sample index_once(const std::string& path, const SourceOptions& options, unsigned threads) {
   Sample s;
   const auto start = std::chrono::steady_clock::now();
   auto source = open_source(path, options);
   Document document(*source);
   s.pages = document.page_count();
-  const std::vector<std::uint32_t> order = document.objects_in_file_order();
   const SourceCounts before = source->counts();
-  for (const std::uint32_t num : order) {
-    document.object(num);
-    ++s.objects;
-  }
-  const SourceCounts& after = source->counts();
-  s.sweep.open = after.open - before.open;
-  s.sweep.fstat = after.fstat - before.fstat;
-  s.sweep.map = after.map - before.map;
-  s.sweep.unmap = after.unmap - before.unmap;
-  s.sweep.pread = after.pread - before.pread;
-  s.sweep.bytes_copied = after.bytes_copied - before.bytes_copied;
+  s.sweep = sweep_objects(document, threads);
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  s.inflate = document.stats().inflate_seconds;
-  s.counts = source->counts();
-  s.objstm_inflated = document.stats().objstm_inflated;
+  s.counts = before;
+  s.counts += s.sweep.counts;
   s.rss = rss_kb();
   return s;
+}
+
+// zlib alone on `threads` threads: every object stream inflated once, file already in memory
+// (wall time of the decoding, the reading of the xref excluded).
+double inflate_only_seconds(const std::string& path, unsigned threads) {
+  SourceOptions whole;
+  whole.kind = SourceKind::whole;
+  auto source = open_source(path, whole);
+  Document document(*source);
+  const auto start = std::chrono::steady_clock::now();
+  inflate_object_streams(document, threads);
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 std::string calls_json(const SourceCounts& c) {
@@ -170,67 +181,66 @@ void json_string(std::string& out, const std::string& text) {
 void run_bench(const BenchOptions& o) {
   if (o.cold == o.warm) throw Error(ErrorKind::usage, {}, "bench pdf: give exactly one of --cold or --warm");
   std::vector<SourceKind> kinds;
-  std::stringstream list(o.sources);
-  for (std::string name; std::getline(list, name, ',');) kinds.push_back(parse_source_kind(name));
+  for (const std::string& name : split(o.sources, ',')) kinds.push_back(parse_source_kind(name));
+  const std::vector<unsigned> thread_counts = parse_thread_list(o.threads);
 
-  // zlib alone: every object stream inflated once, file already in memory.
-  double inflate_only = 0;
-  {
-    SourceOptions whole;
-    whole.kind = SourceKind::whole;
-    auto source = open_source(o.file, whole);
-    Document document(*source);
-    const double before = document.stats().inflate_seconds;
-    document.inflate_all_object_streams();
-    inflate_only = document.stats().inflate_seconds - before;
-  }
+  std::map<unsigned, double> inflate_only;  // by thread count
+  for (const unsigned threads : thread_counts) inflate_only[threads] = inflate_only_seconds(o.file, threads);
+  if (inflate_only.count(1) == 0) inflate_only[1] = inflate_only_seconds(o.file, 1);
 
   std::string out = "{\"file\":";
   json_string(out, o.file);
   std::string runs_json;
   std::uint64_t objects = 0, pages = 0, size = 0;
   for (const SourceKind kind : kinds) {
-    SourceOptions options;
-    options.kind = kind;
-    options.window = o.window;
-    options.granularity = o.granularity;
-    options.buffer = o.buffer;
-    std::vector<Sample> samples;
-    if (o.warm) index_once(o.file, options);  // bring the file into the page cache
-    for (int r = 0; r < std::max(o.runs, 1); ++r) {
-      if (o.cold) evict(o.file);
-      samples.push_back(index_once(o.file, options));
-      std::cerr << "bench pdf: " << to_string(kind) << " run " << r + 1 << ": " << samples.back().seconds << " s\n";
+    for (const unsigned threads : thread_counts) {
+      SourceOptions options;
+      options.kind = kind;
+      options.window = o.window;
+      options.granularity = o.granularity;
+      options.buffer = o.buffer;
+      std::vector<Sample> samples;
+      if (o.warm) index_once(o.file, options, threads);  // bring the file into the page cache
+      for (int r = 0; r < std::max(o.runs, 1); ++r) {
+        if (o.cold) evict(o.file);
+        samples.push_back(index_once(o.file, options, threads));
+        std::cerr << "bench pdf: " << to_string(kind) << ", " << threads << " thread(s), run " << r + 1 << ": "
+                  << samples.back().seconds << " s\n";
+      }
+      const Sample& first = samples.front();
+      objects = first.sweep.items;
+      pages = first.pages;
+      std::vector<double> times;
+      double inflate = 0;
+      for (const auto& s : samples) {
+        times.push_back(s.seconds);
+        inflate += s.sweep.stats.inflate_seconds;
+      }
+      std::sort(times.begin(), times.end());
+      inflate /= static_cast<double>(samples.size());
+      if (!runs_json.empty()) runs_json += ",";
+      runs_json += "{\"source\":\"" + std::string(to_string(kind)) + "\",\"cache\":\"" + (o.cold ? "cold" : "warm") +
+                   "\",\"threads\":" + std::to_string(first.sweep.threads) +
+                   ",\"window_bytes\":" + std::to_string(kind == SourceKind::mapped ? o.window : 0) +
+                   ",\"runs\":" + std::to_string(samples.size()) + ",\"median_s\":" + number_text(times[times.size() / 2]) +
+                   ",\"min_s\":" + number_text(times.front()) + ",\"max_s\":" + number_text(times.back()) +
+                   ",\"kernel_calls\":" + calls_json(first.counts) + ",\"sweep_kernel_calls\":" + calls_json(first.sweep.counts) +
+                   ",\"bytes_copied\":" + std::to_string(first.counts.bytes_copied) +
+                   ",\"inflate_s\":" + number_text(inflate) + ",\"inflate_only_s\":" + number_text(inflate_only[threads]) +
+                   ",\"objstm_inflated\":" + std::to_string(first.sweep.stats.objstm_inflated) +
+                   ",\"rss_kb\":" + std::to_string(first.rss) + "}";
     }
-    objects = samples.front().objects;
-    pages = samples.front().pages;
-    std::vector<double> times;
-    for (const auto& s : samples) times.push_back(s.seconds);
-    std::sort(times.begin(), times.end());
-    const Sample& first = samples.front();
-    double inflate = 0;
-    for (const auto& s : samples) inflate += s.inflate;
-    inflate /= static_cast<double>(samples.size());
-    if (!runs_json.empty()) runs_json += ",";
-    runs_json += "{\"source\":\"" + std::string(to_string(kind)) + "\",\"cache\":\"" + (o.cold ? "cold" : "warm") +
-                 "\",\"window_bytes\":" + std::to_string(kind == SourceKind::mapped ? o.window : 0) +
-                 ",\"runs\":" + std::to_string(samples.size()) + ",\"median_s\":" + number_text(times[times.size() / 2]) +
-                 ",\"min_s\":" + number_text(times.front()) + ",\"max_s\":" + number_text(times.back()) +
-                 ",\"kernel_calls\":" + calls_json(first.counts) + ",\"sweep_kernel_calls\":" + calls_json(first.sweep) +
-                 ",\"bytes_copied\":" + std::to_string(first.counts.bytes_copied) +
-                 ",\"inflate_s\":" + number_text(inflate) + ",\"objstm_inflated\":" + std::to_string(first.objstm_inflated) +
-                 ",\"rss_kb\":" + std::to_string(first.rss) + "}";
   }
   {
     auto probe = open_source(o.file, SourceOptions{SourceKind::pread});
     size = probe->size();
   }
   out += ",\"bytes\":" + std::to_string(size) + ",\"objects\":" + std::to_string(objects) + ",\"pages\":" +
-         std::to_string(pages) + ",\"inflate_only_s\":" + number_text(inflate_only) + ",\"runs\":[" + runs_json + "]}\n";
+         std::to_string(pages) + ",\"inflate_only_s\":" + number_text(inflate_only[1]) + ",\"runs\":[" + runs_json + "]}\n";
   if (o.json) {
     std::cout << out;
   } else {
-    std::cout << "objects " << objects << ", pages " << pages << ", zlib alone " << inflate_only << " s\n" << out;
+    std::cout << "objects " << objects << ", pages " << pages << ", zlib alone " << inflate_only[1] << " s\n" << out;
   }
 }
 
@@ -310,7 +320,7 @@ void add_pdf_commands(CommandGroups& groups) {
   });
 
   auto bench_options = std::make_shared<BenchOptions>();
-  auto* bench = groups.bench.add_subcommand("pdf", "Indexing pass (xref, page tree, every object) per byte source");
+  auto* bench = groups.bench.add_subcommand("pdf", "Indexing pass (xref, page tree, every object) per byte source and thread count");
   bench->add_option("file", bench_options->file, "PDF file")->required();
   bench->add_option("--source", bench_options->sources, "Comma-separated sources")->capture_default_str();
   bench->add_option("--window", bench_options->window, "mapped: view size in bytes")->capture_default_str();
@@ -318,7 +328,9 @@ void add_pdf_commands(CommandGroups& groups) {
   bench->add_option("--buffer", bench_options->buffer, "buffered: read-ahead size")->capture_default_str();
   bench->add_flag("--cold", bench_options->cold, "Evict the file from the page cache before each run (posix_fadvise)");
   bench->add_flag("--warm", bench_options->warm, "One untimed run first, then timed runs on a cached file");
-  bench->add_option("--runs", bench_options->runs, "Timed runs per source")->capture_default_str();
+  bench->add_option("--runs", bench_options->runs, "Timed runs per source and thread count")->capture_default_str();
+  bench->add_option("--threads", bench_options->threads, "Comma-separated thread counts of the object sweep")
+      ->capture_default_str();
   bench->add_flag("--json", bench_options->json, "JSON on stdout");
   bench->callback([bench_options] { run_bench(*bench_options); });
 }

@@ -64,23 +64,6 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-std::vector<unsigned> parse_thread_list(const std::string& text) {
-  std::vector<unsigned> out;
-  std::stringstream s(text);
-  std::string item;
-  while (std::getline(s, item, ',')) {
-    if (item.empty()) continue;
-    try {
-      out.push_back(static_cast<unsigned>(std::stoul(item)));
-    } catch (const std::exception&) {
-      throw Error(ErrorKind::usage, {}, "--threads takes a list like 1,2,4");
-    }
-    if (out.back() == 0) throw Error(ErrorKind::usage, {}, "--threads entries must be at least 1");
-  }
-  if (out.empty()) throw Error(ErrorKind::usage, {}, "--threads is empty");
-  return out;
-}
-
 struct StreamRun {
   double median_s = 0;
   std::uint64_t peak_rss = 0, peak_buffer = 0, rows = 0, cells = 0;

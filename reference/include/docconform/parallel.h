@@ -21,4 +21,10 @@ unsigned planned_threads(std::size_t jobs, unsigned cap) noexcept;
 void parallel_for(std::size_t jobs, unsigned cap,
                   const std::function<void(std::size_t job, unsigned worker)>& job);
 
+// parallel_for for jobs that stand for the steps of a serial loop: when jobs fail, the error
+// rethrown is that of the lowest failing job, the one the serial loop would have stopped at,
+// whichever thread failed first. Jobs below it still run; jobs above it are skipped.
+void parallel_for_serial_error(std::size_t jobs, unsigned cap,
+                               const std::function<void(std::size_t job, unsigned worker)>& job);
+
 }  // namespace docconform

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -68,6 +70,46 @@ TEST(ParallelFor, FirstExceptionIsRethrownAfterJoin) {
 
 TEST(ParallelFor, SerialPathAlsoRethrows) {
   EXPECT_THROW(parallel_for(1, 0, [](std::size_t, unsigned) { throw std::logic_error("x"); }), std::logic_error);
+}
+
+TEST(ParallelForSerialError, RethrowsTheLowestFailingJobEvenWhenAHigherOneFailedFirst) {
+  // Job 7 fails first; job 2, already running on another thread, fails after it. A serial loop
+  // would have stopped at job 2, so that is the error reported.
+  std::atomic<bool> seven_failed{false};
+  const bool threaded = planned_threads(10, 0) > 1;
+  try {
+    parallel_for_serial_error(10, 0, [&](std::size_t i, unsigned) {
+      if (i == 2) {
+        const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+        while (threaded && !seven_failed.load() && std::chrono::steady_clock::now() < give_up) std::this_thread::yield();
+        throw std::runtime_error("job 2");
+      }
+      if (i == 7) {
+        seven_failed.store(true);
+        throw std::runtime_error("job 7");
+      }
+    });
+    FAIL() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), "job 2");
+  }
+}
+
+TEST(ParallelForSerialError, SerialRunStopsAtTheFailingJob) {
+  std::vector<std::size_t> ran;
+  EXPECT_THROW(parallel_for_serial_error(10, 1,
+                                         [&](std::size_t i, unsigned) {
+                                           ran.push_back(i);
+                                           if (i == 3) throw std::logic_error("job 3");
+                                         }),
+               std::logic_error);
+  EXPECT_EQ(ran, (std::vector<std::size_t>{0, 1, 2, 3}));
+}
+
+TEST(ParallelForSerialError, RunsEveryJobWhenNoneFails) {
+  std::vector<std::atomic<int>> seen(500);
+  parallel_for_serial_error(seen.size(), 0, [&](std::size_t i, unsigned) { seen[i].fetch_add(1); });
+  for (auto& s : seen) EXPECT_EQ(s.load(), 1);
 }
 
 }  // namespace

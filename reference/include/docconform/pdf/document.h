@@ -50,6 +50,10 @@ class Document {
  public:
   // Reads the header, startxref and the whole cross-reference chain. Throws Error.
   Document(ByteSource& source, Limits limits = {});
+  // A second reader of an opened document over another source of the same bytes
+  // (ByteSource::another()): it takes the cross-reference data already read instead of reading
+  // the chain again, and shares no mutable state with `indexed`, so each can serve a thread.
+  Document(ByteSource& source, const Document& indexed);
   ~Document();
   Document(const Document&) = delete;
   Document& operator=(const Document&) = delete;
@@ -88,8 +92,6 @@ class Document {
   // object stream's offset then its index. Visiting objects in this order sweeps the file
   // forward once and inflates each object stream once (the indexing pass).
   std::vector<std::uint32_t> objects_in_file_order() const;
-  // Decodes every object stream once without parsing its objects (benchmark: zlib alone).
-  void inflate_all_object_streams();
 
   struct Impl;
 

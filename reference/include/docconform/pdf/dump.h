@@ -21,14 +21,18 @@ constexpr int max_dump_level = 3;
 void append_canonical(std::string& out, const Object& object);
 std::string canonical_text(const Object& object);
 
-// Writes the dump in pieces of about 1 MiB to sink, so a level-3 dump of a large file (several
-// times the file's size) is never held whole. An error may come after some pieces: a consumer
-// that must not show a partial dump collects it first (pdf_dump).
-void write_pdf_dump(Document& document, int level, const std::function<void(std::string_view)>& sink);
-std::string pdf_dump(Document& document, int level);
+// Writes the dump in pieces of at most about 1 MiB to sink, so a level-3 dump of a large file
+// (several times the file's size) is never held whole. An error may come after some pieces: a
+// consumer that must not show a partial dump collects it first (pdf_dump). Level 3's objects
+// are read on up to `threads` threads (0 = auto), each extra one through a source of its own
+// (ByteSource::another()); the dump, and the error on bad input, are the same at every count.
+void write_pdf_dump(Document& document, int level, const std::function<void(std::string_view)>& sink,
+                    unsigned threads = 0);
+std::string pdf_dump(Document& document, int level, unsigned threads = 0);
 // Opens path with the given source and dumps it; errors carry the file name.
 void write_pdf_dump_file(const std::string& path, const SourceOptions& source, int level, const Limits& limits,
-                         const std::function<void(std::string_view)>& sink);
-std::string pdf_dump_file(const std::string& path, const SourceOptions& source, int level, const Limits& limits = {});
+                         const std::function<void(std::string_view)>& sink, unsigned threads = 0);
+std::string pdf_dump_file(const std::string& path, const SourceOptions& source, int level, const Limits& limits = {},
+                          unsigned threads = 0);
 
 }  // namespace docconform::pdf

@@ -38,6 +38,7 @@ class MappedSource final : public ByteSource {
 
   const std::uint8_t* map(std::uint64_t offset, std::size_t size) override;
   SourceKind kind() const override { return SourceKind::mapped; }
+  std::unique_ptr<ByteSource> another() const override;
 
   std::uint64_t view_offset() const { return view_offset_; }
   std::uint64_t view_size() const { return view_size_; }

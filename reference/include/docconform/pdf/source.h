@@ -21,6 +21,8 @@ struct SourceCounts {
   std::uint64_t bytes_copied = 0;  // bytes moved from the kernel into user buffers (pread)
 
   std::uint64_t total_calls() const { return open + fstat + map + unmap + pread; }
+  SourceCounts& operator+=(const SourceCounts& other);
+  SourceCounts operator-(const SourceCounts& earlier) const;
 };
 
 enum class SourceKind { mapped, pread, buffered, whole };
@@ -50,6 +52,11 @@ class ByteSource {
   // Copies [offset, offset + size) into out (same errors as map()).
   void read(std::uint64_t offset, std::size_t size, void* out);
 
+  // A second, independent source of the same kind over the same bytes (its own view or buffer,
+  // its own counts), so another thread can read them. A file is opened again; Error(io) if its
+  // size changed since this source opened it.
+  virtual std::unique_ptr<ByteSource> another() const = 0;
+
   std::uint64_t size() const { return size_; }
   const std::string& name() const { return name_; }
   const SourceCounts& counts() const { return counts_; }
@@ -59,6 +66,8 @@ class ByteSource {
   ByteSource(std::string name, std::uint64_t size) : name_(std::move(name)), size_(size) {}
   // Throws Error(range) unless [offset, offset + size) lies inside the file.
   void check_range(std::uint64_t offset, std::size_t size) const;
+  // Returns fresh, or throws Error(io) when it sees a different file size than this source.
+  std::unique_ptr<ByteSource> same_size(std::unique_ptr<ByteSource> fresh) const;
 
   std::string name_;
   std::uint64_t size_;

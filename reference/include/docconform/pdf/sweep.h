@@ -1,0 +1,33 @@
+// The indexing pass's sweep over every object, on one thread or several. Objects are taken in
+// file order, in jobs that never split an object stream, so each object stream is inflated once,
+// by the worker that parses its objects. Each extra worker reads through its own source
+// (ByteSource::another(): with `mapped`, one live view per worker) and its own reader over the
+// document's cross-reference data; the caller's thread is the first worker and uses `document`.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "docconform/pdf/document.h"
+
+namespace docconform::pdf {
+
+struct SweepResult {
+  std::uint64_t items = 0;  // objects resolved and parsed, or object streams decoded
+  unsigned threads = 1;     // threads that took part
+  ReaderStats stats;        // summed over the workers: inflate_seconds is thread time, not wall time
+  SourceCounts counts;      // kernel calls and copies during the sweep, every worker's source together
+};
+
+// Resolves and parses every in-use object. threads: a cap, 0 = auto (min(jobs, cores)). visit,
+// when given, sees each object once, on the worker that parsed it: concurrently, in no fixed
+// order. On bad input it throws what the serial sweep throws: the error of the first failing
+// object in file order, whatever the thread count.
+SweepResult sweep_objects(Document& document, unsigned threads,
+                          const std::function<void(std::uint32_t num, const Object& object)>& visit = {});
+
+// zlib alone, the floor of the sweep: decodes every object stream once, parsing none of its
+// objects. A number that does not name a stream is skipped (the sweep reports it).
+SweepResult inflate_object_streams(Document& document, unsigned threads);
+
+}  // namespace docconform::pdf

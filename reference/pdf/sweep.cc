@@ -1,0 +1,63 @@
+#include "docconform/pdf/sweep.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "docconform/parallel.h"
+#include "readers.h"
+
+namespace docconform::pdf {
+namespace {
+
+// A sweep job holds at least this many objects, and ends only where the next object lies
+// elsewhere: an object stream's objects sort together, right after the stream itself.
+constexpr std::size_t objects_per_job = 256;
+
+}  // namespace
+
+SweepResult sweep_objects(Document& document, unsigned threads,
+                          const std::function<void(std::uint32_t num, const Object& object)>& visit) {
+  const std::vector<std::uint32_t> order = document.objects_in_file_order();
+  std::vector<std::size_t> starts;  // job k sweeps order[starts[k], starts[k + 1])
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    if (starts.empty() ||
+        (i - starts.back() >= objects_per_job && document.where(order[i]) != document.where(order[i - 1]))) {
+      starts.push_back(i);
+    }
+  }
+  const std::size_t jobs = starts.size();
+  starts.push_back(order.size());
+  Readers readers(document, planned_threads(jobs, threads));
+  parallel_for_serial_error(jobs, threads, [&](std::size_t job, unsigned worker) {
+    Document& reader = readers[worker];
+    for (std::size_t i = starts[job]; i < starts[job + 1]; ++i) {
+      const Object object = reader.object(order[i]);
+      if (visit) visit(order[i], object);
+    }
+  });
+  return readers.result(order.size());
+}
+
+SweepResult inflate_object_streams(Document& document, unsigned threads) {
+  std::vector<std::uint32_t> streams;  // in file order, each once
+  {
+    const auto& xref = document.xref();
+    std::vector<bool> seen(xref.size(), false);
+    for (const std::uint32_t num : document.objects_in_file_order()) {
+      const XrefEntry& entry = xref[num];
+      if (entry.type != XrefEntry::Type::compressed || entry.offset >= xref.size() || seen[entry.offset]) continue;
+      seen[entry.offset] = true;
+      streams.push_back(static_cast<std::uint32_t>(entry.offset));
+    }
+  }
+  Readers readers(document, planned_threads(streams.size(), threads));
+  parallel_for_serial_error(streams.size(), threads, [&](std::size_t job, unsigned worker) {
+    Document& reader = readers[worker];
+    const Object stream = reader.object(streams[job]);
+    if (stream.kind == Kind::stream) reader.stream_decoded(stream, "object stream " + std::to_string(streams[job]));
+  });
+  return readers.result(streams.size());
+}
+
+}  // namespace docconform::pdf
