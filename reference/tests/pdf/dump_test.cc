@@ -4,7 +4,6 @@
 
 #include <algorithm>
 
-#include "docconform/error.h"
 #include "docconform/pdf/dump.h"
 #include "docconform/pdf/generate.h"
 #include "pdf_test_util.h"
@@ -78,23 +77,14 @@ TEST(PdfParallelDump, BrokenObjectsFailWithTheSerialError) {
   }
   // Pairs of broken objects (positions in number order): far apart, and the last object of the
   // first job with the first of the second (jobs of 512 objects), where the later object's error
-  // is thrown first on two threads. Their `obj` keywords become `obx`.
+  // is thrown first on two threads.
   const std::vector<std::pair<std::size_t, std::size_t>> pairs = {{600, 9000}, {511, 512}};
   for (const auto& [early, late] : pairs) {
     std::string bytes = good;
-    for (const std::size_t position : {early, late}) {
-      const std::size_t keyword = bytes.find(" obj", static_cast<std::size_t>(offsets[position]));
-      ASSERT_NE(keyword, std::string::npos);
-      bytes[keyword + 3] = 'x';
-    }
+    for (const std::size_t position : {early, late}) ASSERT_TRUE(pdftest::break_object_header(bytes, offsets[position]));
     pdftest::TempFile file(bytes, "parallel_dump_broken");
     const auto outcome = [&](unsigned threads) {
-      try {
-        pdf_dump_file(file.path(), {}, 3, {}, threads);
-        return std::string("ok");
-      } catch (const docconform::Error& e) {
-        return std::string(e.what());
-      }
+      return pdftest::outcome_of([&] { pdf_dump_file(file.path(), {}, 3, {}, threads); });
     };
     const std::string serial = outcome(1);
     EXPECT_NE(serial.find("object " + std::to_string(in_use[early]) + " "), std::string::npos) << serial;

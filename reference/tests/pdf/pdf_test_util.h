@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "docconform/error.h"
 #include "docconform/pdf/document.h"
 #include "docconform/pdf/dump.h"
 #include "docconform/pdf/generate.h"
@@ -77,6 +78,26 @@ inline std::string classic_pdf(const std::vector<std::string>& bodies, const std
 inline std::vector<std::string> one_page() {
   return {"<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 /MediaBox [0 0 612 792] >>",
           "<< /Type /Page /Parent 2 0 R >>"};
+}
+
+// Turns the `obj` keyword of the object header at offset into `obx`, so reading that object
+// fails; false when no header follows offset.
+inline bool break_object_header(std::string& bytes, std::uint64_t offset) {
+  const std::size_t keyword = bytes.find(" obj", static_cast<std::size_t>(offset));
+  if (keyword == std::string::npos) return false;
+  bytes[keyword + 3] = 'x';
+  return true;
+}
+
+// "ok", or the message of the Error that run() throws.
+template <class Run>
+std::string outcome_of(Run run) {
+  try {
+    run();
+    return "ok";
+  } catch (const docconform::Error& e) {
+    return e.what();
+  }
 }
 
 inline std::string dump(const std::string& bytes, int level = 3, docconform::pdf::Limits limits = {}) {

@@ -46,12 +46,7 @@ std::map<std::uint32_t, std::string> swept(Document& document, unsigned threads)
 std::string outcome_of_sweep(const std::string& bytes, unsigned threads) {
   auto source = memory_source(bytes, "broken.pdf");
   Document document(*source);
-  try {
-    sweep_objects(document, threads);
-    return "ok";
-  } catch (const Error& e) {
-    return e.what();
-  }
+  return pdftest::outcome_of([&] { sweep_objects(document, threads); });
 }
 
 TEST(PdfParallelSweep, EveryThreadCountSeesEveryObjectOnceWithTheSerialValues) {
@@ -127,11 +122,7 @@ TEST(PdfParallelSweep, ThrowsTheErrorOfTheFirstBrokenObjectInFileOrder) {
   const std::vector<std::pair<std::size_t, std::size_t>> pairs = {{order.size() / 10, order.size() * 9 / 10}, {255, 256}};
   for (const auto& [early, late] : pairs) {
     std::string bytes = good;
-    for (const std::size_t position : {early, late}) {
-      const std::size_t keyword = bytes.find(" obj", static_cast<std::size_t>(offsets[position]));
-      ASSERT_NE(keyword, std::string::npos);
-      bytes[keyword + 3] = 'x';  // `obx`
-    }
+    for (const std::size_t position : {early, late}) ASSERT_TRUE(pdftest::break_object_header(bytes, offsets[position]));
     const std::string serial = outcome_of_sweep(bytes, 1);
     EXPECT_NE(serial.find("object " + std::to_string(order[early]) + " "), std::string::npos) << serial;
     for (int round = 0; round < 10; ++round) {
