@@ -1,6 +1,8 @@
 #include "docconform/pdf/sweep.h"
 
+#include <algorithm>
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -40,17 +42,22 @@ SweepResult sweep_objects(Document& document, unsigned threads,
 }
 
 SweepResult inflate_object_streams(Document& document, unsigned threads) {
-  std::vector<std::uint32_t> streams;  // in file order, each once
+  // The object streams in file order, each once: only they are sorted, so the floor times
+  // inflating and not the ordering of every object.
+  const auto& xref = document.xref();
+  std::vector<std::uint32_t> streams;
   {
-    const auto& xref = document.xref();
     std::vector<bool> seen(xref.size(), false);
-    for (const std::uint32_t num : document.objects_in_file_order()) {
-      const XrefEntry& entry = xref[num];
+    for (const XrefEntry& entry : xref) {
       if (entry.type != XrefEntry::Type::compressed || entry.offset >= xref.size() || seen[entry.offset]) continue;
       seen[entry.offset] = true;
       streams.push_back(static_cast<std::uint32_t>(entry.offset));
     }
   }
+  const auto place = [&](std::uint32_t num) {  // streams the xref does not place go last
+    return std::pair(xref[num].type == XrefEntry::Type::offset ? xref[num].offset : UINT64_MAX, num);
+  };
+  std::sort(streams.begin(), streams.end(), [&](std::uint32_t a, std::uint32_t b) { return place(a) < place(b); });
   Readers readers(document, planned_threads(streams.size(), threads));
   parallel_for_serial_error(streams.size(), threads, [&](std::size_t job, unsigned worker) {
     Document& reader = readers[worker];
