@@ -1,6 +1,7 @@
 // xlsx_package: whole .xlsx packages. Every input either loads or fails with a docconform::Error;
 // a load on the pool (inflating in the workers, sheets split into small chunks) gives the same
-// dump, byte for byte, as the serial load, and fails exactly when the serial load fails.
+// dump, byte for byte, as the serial load read token by token (no shortcut for plain cells
+// and strings), and fails exactly when the serial load fails.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -33,12 +34,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   serial.parallel = false;
   serial.chunk_bytes = 0;
   serial.inflate = docconform::xlsx::InflateMode::serial;
+  serial.shortcut = false;
   serial.limits = docconform::xlsx::Limits::fuzz();
   docconform::xlsx::LoadOptions pooled = serial;
   pooled.parallel = true;
   pooled.threads = 2;
   pooled.chunk_bytes = 200;
   pooled.inflate = docconform::xlsx::InflateMode::workers;
+  pooled.shortcut = true;
 
   std::string a, b;
   const bool ok_serial = load(bytes, serial, a);

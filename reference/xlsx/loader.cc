@@ -211,6 +211,7 @@ Workbook load_package(const Package& package, const LoadOptions& options, LoadSt
   SheetParseContext context;
   context.limits = scan_limits(options.limits);
   context.max_row_bytes = options.limits.max_row_bytes;
+  context.shortcut = options.shortcut;
   SharedStringsJob shared_strings;
   stats.shared_strings_beside_sheets = shared_strings_beside_sheets(package, index, options);
   if (stats.shared_strings_beside_sheets) {

@@ -67,12 +67,20 @@ struct SstChunk {
 };
 
 void parse_sst_chunk(const std::uint8_t* data, std::size_t size, std::uint64_t base, bool first, bool final,
-                     const ScanLimits& limits, SstChunk& out) {
+                     const ScanLimits& limits, bool shortcut, SstChunk& out) {
   XmlScanner sc(data, size, base, final, limits);
   if (!first) sc.assume_open(1);
   TextCollector collector;
+  SimpleElement simple;
   try {
-    for (Token t = next_token(sc); t != Token::end_of_input; t = next_token(sc)) {
+    for (;;) {
+      // <si><t>text</t></si> read whole: what read_rich_text gives for it.
+      if (shortcut && sc.depth() == 1 && sc.try_simple_element("si", "t", simple)) {
+        out.items.push_back(simple.has_inner ? append_xstring(simple.text, out.arena) : TextRef{out.arena.size(), 0});
+        continue;
+      }
+      const Token t = next_token(sc);
+      if (t == Token::end_of_input) break;
       if (t == Token::start && sc.depth() == 2 && span_is(sc.local(), "si")) {
         out.items.push_back(read_rich_text(sc, collector, out.arena));
       }
@@ -139,14 +147,14 @@ void read_shared_strings(const std::string& xml, const ScanLimits& limits, Share
   parallel_for(ranges.size(), options.parallel ? options.threads : 1, [&](std::size_t k, unsigned) {
     try {
       parse_sst_chunk(data + ranges[k].first, ranges[k].second - ranges[k].first, ranges[k].first, k == 0,
-                      k + 1 == ranges.size(), limits, chunks[k]);
+                      k + 1 == ranges.size(), limits, options.shortcut, chunks[k]);
     } catch (...) {
       chunks[k].error = std::current_exception();
     }
   });
   if (!chunks_are_sound(chunks)) {  // a split point was not an <si> boundary: parse whole
     chunks.assign(1, SstChunk{});
-    parse_sst_chunk(data, xml.size(), 0, true, true, limits, chunks[0]);
+    parse_sst_chunk(data, xml.size(), 0, true, true, limits, options.shortcut, chunks[0]);
   }
   merge_chunks(chunks, out);
 }
@@ -173,7 +181,7 @@ bool read_shared_strings_streaming(const PartReader& next, const ScanLimits& lim
     searched = 0;
     chunks.emplace_back();
     try {
-      parse_sst_chunk(data, length, base, chunks.size() == 1, final, limits, chunks.back());
+      parse_sst_chunk(data, length, base, chunks.size() == 1, final, limits, options.shortcut, chunks.back());
     } catch (...) {
       chunks.back().error = std::current_exception();
       break;

@@ -22,16 +22,52 @@ Span trim(Span s) {
   return s;
 }
 
+// Decimal digits only, as std::from_chars reads them, inlined: indexes and styles are short.
 bool parse_uint(Span s, std::uint64_t& value) {
   s = trim(s);
-  const char* b = reinterpret_cast<const char*>(s.data);
-  const auto r = std::from_chars(b, b + s.size, value);
-  return s.size > 0 && r.ec == std::errc() && r.ptr == b + s.size;
+  if (s.size == 0) return false;
+  std::uint64_t v = 0;
+  for (std::size_t i = 0; i < s.size; ++i) {
+    const unsigned digit = static_cast<unsigned>(s.data[i]) - '0';
+    if (digit > 9 || v > (UINT64_MAX - digit) / 10) return false;
+    v = v * 10 + digit;
+  }
+  value = v;
+  return true;
+}
+
+// Clinger's fast path: "[-]digits[.digits]" with at most 15 digits is a mantissa below 2^53
+// and a power of ten up to 1e15, both exact, so one division rounds correctly. Anything else
+// returns false and goes to std::from_chars.
+bool parse_short_decimal(const std::uint8_t* p, const std::uint8_t* end, double& value) {
+  static constexpr double powers[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+  const bool negative = p < end && *p == '-';
+  p += negative;
+  if (end - p > 16 || p == end) return false;
+  std::uint64_t mantissa = 0;
+  int digits = 0, fraction = -1;  // fraction: digits after the point, -1 before it
+  for (; p < end; ++p) {
+    const unsigned digit = static_cast<unsigned>(*p) - '0';
+    if (digit <= 9) {
+      mantissa = mantissa * 10 + digit;
+      ++digits;
+      fraction += fraction >= 0;
+    } else if (*p == '.' && fraction < 0 && digits > 0) {
+      fraction = 0;
+    } else {
+      return false;
+    }
+  }
+  if (digits > 15 || fraction == 0) return false;
+  const double v = static_cast<double>(mantissa) / powers[fraction < 0 ? 0 : fraction];
+  value = negative ? -v : v;
+  return true;
 }
 
 // xsd:double text, correctly rounded (std::from_chars); a leading '+' is allowed.
 bool parse_double(Span s, double& value) {
   s = trim(s);
+  if (parse_short_decimal(s.data, s.data + s.size, value)) return true;
   const char* b = reinterpret_cast<const char*>(s.data);
   const char* e = b + s.size;
   if (b < e && *b == '+' && e - b > 1 && *(b + 1) != '-' && *(b + 1) != '+') ++b;
@@ -194,6 +230,10 @@ class SheetParser {
     std::uint32_t previous_column = 0;
     const std::size_t depth = sc_.depth();
     for (;;) {
+      if (ctx_.shortcut && sc_.try_simple_element("c", "v", simple_)) {
+        add_simple_cell(row, state, previous_column);
+        continue;
+      }
       const Token t = next_token(sc_);
       if (t == Token::end) {
         if (sc_.depth() < depth) break;
@@ -212,12 +252,14 @@ class SheetParser {
     seg_.rows.push_back(row);
   }
 
-  void parse_cell(Row& row, RowState& state, std::uint32_t& previous_column) {
+  // The attributes r, s and t of the cell whose start tag was just read, in document order.
+  Cell begin_cell(const Attribute* first, const Attribute* last, Row& row, RowState& state,
+                  std::uint32_t& previous_column, CellTag& tag) {
     const std::uint64_t offset = sc_.token_offset();
     Cell cell;
-    CellTag tag = CellTag::n;
     std::uint32_t column = 0;
-    for (const auto& a : sc_.attributes()) {
+    for (; first != last; ++first) {
+      const Attribute& a = *first;
       if (a.prefix.size != 0 || a.local.size != 1) continue;
       switch (a.local.data[0]) {
         case 'r': {
@@ -257,7 +299,21 @@ class SheetParser {
     previous_column = column;
     ++state.cells;
     cell.column = static_cast<std::uint16_t>(column);
+    return cell;
+  }
 
+  // A cell read whole by the scanner's shortcut: <c ...>, at most a <v>, </c>.
+  void add_simple_cell(Row& row, RowState& state, std::uint32_t& previous_column) {
+    CellTag tag = CellTag::n;
+    Cell cell = begin_cell(simple_.outer, simple_.outer + simple_.outer_count, row, state, previous_column, tag);
+    if (simple_.has_inner && tag != CellTag::inline_str) set_value(cell, tag, simple_.text, simple_.inner_offset);
+    seg_.cells.push_back(cell);
+  }
+
+  void parse_cell(Row& row, RowState& state, std::uint32_t& previous_column) {
+    CellTag tag = CellTag::n;
+    const auto& attributes = sc_.attributes();
+    Cell cell = begin_cell(attributes.data(), attributes.data() + attributes.size(), row, state, previous_column, tag);
     const std::size_t depth = sc_.depth();
     for (;;) {
       const Token t = next_token(sc_);
@@ -383,7 +439,22 @@ class SheetParser {
   std::uint64_t row_gap_start_;  // offset of the last row start (or of the chunk)
   bool seen_explicit_ = false;
   bool in_sheet_data_ = false;
+  SimpleElement simple_;
 };
+
+// Plain cells take 30-45 bytes of XML, rows 4 or more cells: reserving for that spares the
+// copies and page faults of growing; a chunk that used much less gives the excess back.
+constexpr std::size_t xml_bytes_per_cell = 32, xml_bytes_per_row = 128;
+
+void reserve_for(std::size_t xml_bytes, Segment& segment) {
+  segment.cells.reserve(xml_bytes / xml_bytes_per_cell);
+  segment.rows.reserve(xml_bytes / xml_bytes_per_row);
+}
+
+template <typename T>
+void give_back_excess(std::vector<T>& v) {
+  if (v.capacity() - v.size() > v.size() / 4 + 64) v.shrink_to_fit();
+}
 
 }  // namespace
 
@@ -467,6 +538,7 @@ void parse_sheet_chunk(const std::uint8_t* data, std::size_t size, std::uint64_t
                        TextCollector& collector, ChunkResult& out) {
   XmlScanner scanner(data, size, base, final, context.limits);
   if (start == ChunkStart::rows) scanner.assume_open(2);
+  reserve_for(size, out.segment);
   SheetParser parser(scanner, context, collector, out, previous_row);
   try {
     parser.run(start == ChunkStart::rows);
@@ -474,6 +546,8 @@ void parse_sheet_chunk(const std::uint8_t* data, std::size_t size, std::uint64_t
     out.end = ChunkEnd::unsafe;
     return;
   }
+  give_back_excess(out.segment.cells);
+  give_back_excess(out.segment.rows);
   out.closed_names = scanner.closed_assumed();
   if (final) {
     out.end = ChunkEnd::complete;

@@ -47,6 +47,7 @@ struct SheetParseContext {
   std::optional<std::size_t> shared_strings = 0;
   ScanLimits limits;
   std::uint64_t max_row_bytes = Limits{}.max_row_bytes;
+  bool shortcut = true;  // plain cells read whole by XmlScanner::try_simple_element
 };
 
 // Parses data (offset base in the part) starting as start says. previous_row is the row number

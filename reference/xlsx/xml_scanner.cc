@@ -33,6 +33,31 @@ constexpr std::array<std::uint8_t, 256> byte_class = make_byte_classes();
 inline bool is(std::uint8_t c, std::uint8_t kind) { return (byte_class[c] & kind) != 0; }
 inline bool is_space(std::uint8_t c) { return is(c, space); }
 
+// Word-at-a-time search for the shortcut: the run before the first byte that is `stop`, '<',
+// '&' or below 0x20 (TAB, LF and CR, and other controls the shortcut leaves to next()).
+// The lowest flagged byte of each test is exact, so the lowest of their union is the first hit.
+constexpr std::uint64_t ones = 0x0101010101010101ull;
+constexpr std::uint64_t high_bits = 0x8080808080808080ull;
+
+inline std::uint64_t equal_bytes(std::uint64_t word, std::uint8_t c) {
+  const std::uint64_t x = word ^ (ones * c);
+  return (x - ones) & ~x & high_bits;
+}
+
+inline const std::uint8_t* find_stop(const std::uint8_t* q, const std::uint8_t* end, std::uint8_t stop) {
+  for (; end - q >= 8; q += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, q, 8);
+    const std::uint64_t hits =
+        equal_bytes(word, stop) | equal_bytes(word, '<') | equal_bytes(word, '&') | ((word - ones * 0x20) & ~word & high_bits);
+    if (hits != 0) return q + __builtin_ctzll(hits) / 8;
+  }
+  for (; q < end; ++q) {
+    if (*q == stop || *q == '<' || *q == '&' || *q < 0x20) return q;
+  }
+  return end;
+}
+
 // Splits a name at its first colon (null when it has none).
 void split_qname(Span name, const std::uint8_t* first_colon, Span& prefix, Span& local) {
   if (first_colon == nullptr) {
@@ -283,6 +308,89 @@ inline Token XmlScanner::scan_markup() {
     fail("malformed markup after '<!'");
   }
   return scan_start_tag();
+}
+
+const std::uint8_t* XmlScanner::simple_start_tag(const std::uint8_t* q, std::string_view local, Span& qname,
+                                                  Attribute* attributes, std::uint8_t& count,
+                                                  bool& self_closing) const {
+  const std::uint8_t* const start = q++;
+  const std::uint8_t* colon = nullptr;
+  for (; q < end_ && !is(*q, ends_name); ++q) {
+    if (*q == ':' && colon == nullptr) colon = q;
+  }
+  qname = {start + 1, static_cast<std::size_t>(q - start - 1)};
+  Span prefix, name;
+  split_qname(qname, colon, prefix, name);
+  if (!same_bytes(name, {reinterpret_cast<const std::uint8_t*>(local.data()), local.size()})) return nullptr;
+  count = 0;
+  for (;;) {
+    if (q == end_) return nullptr;
+    if (*q == '>' || (*q == '/' && end_ - q >= 2 && q[1] == '>')) {
+      self_closing = *q == '/';
+      q += self_closing ? 2 : 1;
+      if (static_cast<std::uint64_t>(q - start) > limits_.max_token_bytes) return nullptr;
+      return q;
+    }
+    if (*q != ' ' || count == SimpleElement::max_attributes || count >= limits_.max_attributes) return nullptr;
+    const std::uint8_t* const name_start = ++q;
+    colon = nullptr;
+    for (; q < end_ && !is(*q, ends_name); ++q) {
+      if (*q == ':' && colon == nullptr) colon = q;
+    }
+    if (q == name_start || end_ - q < 2 || q[0] != '=' || (q[1] != '"' && q[1] != '\'')) return nullptr;
+    const std::uint8_t quote = q[1];
+    const std::uint8_t* const value = q + 2;
+    q = find_stop(value, end_, quote);
+    if (q == end_ || *q != quote) return nullptr;
+    Attribute& a = attributes[count];
+    split_qname({name_start, static_cast<std::size_t>(value - 2 - name_start)}, colon, a.prefix, a.local);
+    for (std::uint8_t i = 0; i < count; ++i) {
+      if (same_bytes(attributes[i].local, a.local) && same_bytes(attributes[i].prefix, a.prefix)) return nullptr;
+    }
+    a.value = {value, static_cast<std::size_t>(q - value)};
+    a.plain = true;
+    ++count;
+    ++q;
+  }
+}
+
+const std::uint8_t* XmlScanner::simple_end_tag(const std::uint8_t* q, Span qname) const {
+  if (static_cast<std::size_t>(end_ - q) < qname.size + 3 || q[0] != '<' || q[1] != '/' ||
+      !same_bytes({q + 2, qname.size}, qname) || q[qname.size + 2] != '>') {
+    return nullptr;
+  }
+  return q + qname.size + 3;
+}
+
+bool XmlScanner::try_simple_element(std::string_view outer, std::string_view inner, SimpleElement& out) {
+  if (pending_end_ || stack_.empty() || end_ - p_ < 2 || *p_ != '<') return false;
+  Span outer_name, inner_name;
+  bool self_closing = false;
+  const std::uint8_t* q = simple_start_tag(p_, outer, outer_name, out.outer, out.outer_count, self_closing);
+  if (q == nullptr) return false;
+  out.has_inner = false;
+  if (!self_closing) {
+    if (q < end_ && *q == '<' && end_ - q >= 2 && q[1] != '/') {
+      const std::uint8_t* const inner_start = q;
+      q = simple_start_tag(q, inner, inner_name, out.inner, out.inner_count, self_closing);
+      if (q == nullptr || self_closing) return false;
+      const std::uint8_t* const text = q;
+      q = find_stop(q, end_, '<');
+      const std::uint64_t text_bytes = static_cast<std::uint64_t>(q - text);
+      if (q == end_ || *q != '<' || text_bytes > limits_.max_token_bytes || text_bytes > 0xFFFFFFFFu) return false;
+      q = simple_end_tag(q, inner_name);
+      if (q == nullptr) return false;
+      out.has_inner = true;
+      out.text = {text, static_cast<std::size_t>(q - inner_name.size - 3 - text)};
+      out.inner_offset = base_ + static_cast<std::uint64_t>(inner_start - begin_);
+    }
+    q = simple_end_tag(q, outer_name);
+    if (q == nullptr) return false;
+  }
+  if (stack_.size() + (out.has_inner ? 2 : 1) > limits_.max_depth) return false;
+  token_ = p_;
+  p_ = q;
+  return true;
 }
 
 Token XmlScanner::next() {

@@ -47,6 +47,17 @@ struct Attribute {
   bool plain = true;  // no '&' and no literal TAB/LF/CR: the raw bytes are the value
 };
 
+// An element of the plainest shape, read whole by XmlScanner::try_simple_element.
+struct SimpleElement {
+  static constexpr std::size_t max_attributes = 4;
+  Attribute outer[max_attributes];
+  Attribute inner[max_attributes];
+  std::uint8_t outer_count = 0, inner_count = 0;
+  bool has_inner = false;
+  Span text;                     // the inner element's text (raw bytes are the value)
+  std::uint64_t inner_offset = 0;  // of the inner start tag, in the part
+};
+
 enum class Token {
   start,        // start tag (self_closing() tells whether an end follows)
   end,          // end tag (also reported right after a self-closing start tag)
@@ -70,6 +81,18 @@ class XmlScanner {
   std::string open_names() const;
 
   Token next();
+
+  // Reads the element at the scan position whole, without reporting its tokens, when it has
+  // the plainest shape: <outer a="v">text-free</outer> with at most one child
+  // <inner b="w">text</inner>, or <outer a="v"/>. Every byte must be present, attributes are
+  // separated by one space, values and text need no resolving, no limit is reached (and the
+  // text has fewer than 4 Gi bytes, so its length fits a TextRef). Anything
+  // else returns false with nothing consumed, and next() reads it: what is accepted here is
+  // what next() would report as the same elements, attributes and text, so this is a shortcut
+  // for the common case, never a second grammar. Names are matched by local name, as callers
+  // of next() do. On success token_offset() is the outer start tag's; local(), prefix() and
+  // attributes() are left as they were.
+  bool try_simple_element(std::string_view outer, std::string_view inner, SimpleElement& out);
 
   // Valid after start: the element's names and attributes. After end: the closed element's name.
   Span local() const { return local_; }
@@ -102,6 +125,11 @@ class XmlScanner {
   bool skip_until(const char* terminator, std::size_t length, const std::uint8_t*& found);
   void check_token_size(const std::uint8_t* from, const std::uint8_t* to) const;
   [[gnu::always_inline]] Span scan_name(const std::uint8_t*& first_colon);
+  // One start tag of the simple shape at q ('<'); returns the byte after it, or null.
+  const std::uint8_t* simple_start_tag(const std::uint8_t* q, std::string_view local, Span& qname, Attribute* attributes,
+                                       std::uint8_t& count, bool& self_closing) const;
+  // "</qname>" at q: the byte after it, or null.
+  const std::uint8_t* simple_end_tag(const std::uint8_t* q, Span qname) const;
 
   const std::uint8_t* begin_;
   const std::uint8_t* p_;

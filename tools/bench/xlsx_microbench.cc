@@ -30,6 +30,23 @@ const std::string& sample() {
   return xml;
 }
 
+// The shape `gen xlsx` and most writers give: numbers (some styled) and shared strings only,
+// every cell read by the parser's shortcut.
+const std::string& plain_sample() {
+  static const std::string xml = [] {
+    std::string x = "<?xml version=\"1.0\"?><worksheet xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\">"
+                    "<sheetData>";
+    for (int r = 1; r <= 20000; ++r) {
+      const std::string n = std::to_string(r);
+      x += "<row r=\"" + n + "\"><c r=\"A" + n + "\"><v>" + std::to_string(r * 37.25) + "</v></c><c r=\"B" + n +
+           "\" t=\"s\"><v>" + std::to_string(r % 4) + "</v></c><c r=\"C" + n + "\" s=\"1\"><v>" + n +
+           "</v></c><c r=\"D" + n + "\" t=\"s\"><v>" + std::to_string(r % 3) + "</v></c></row>";
+    }
+    return x + "</sheetData></worksheet>";
+  }();
+  return xml;
+}
+
 void BM_Scanner(benchmark::State& state) {
   const std::string& xml = sample();
   for (auto _ : state) {
@@ -57,6 +74,24 @@ void BM_SheetParser(benchmark::State& state) {
   state.counters["cells/s"] = benchmark::Counter(20000.0 * 4, benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(BM_SheetParser);
+
+// Argument: 1 = the shortcut for plain cells (the default), 0 = every token through next().
+void BM_SheetParserPlain(benchmark::State& state) {
+  const std::string& xml = plain_sample();
+  SheetParseContext context;
+  context.shared_strings = 4;
+  context.shortcut = state.range(0) != 0;
+  TextCollector collector;
+  for (auto _ : state) {
+    ChunkResult r;
+    parse_sheet_chunk(reinterpret_cast<const std::uint8_t*>(xml.data()), xml.size(), 0, ChunkStart::document, 0, true,
+                      context, collector, r);
+    benchmark::DoNotOptimize(r.segment.cells.data());
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * xml.size()));
+  state.counters["cells/s"] = benchmark::Counter(20000.0 * 4, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_SheetParserPlain)->Arg(0)->Arg(1);
 
 void BM_ResolveReferences(benchmark::State& state) {
   std::string text;

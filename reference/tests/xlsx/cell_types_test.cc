@@ -1,5 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <charconv>
+#include <vector>
+
 #include "docconform/error.h"
 #include "test_workbook.h"
 
@@ -19,6 +23,41 @@ TEST(XlsxCellTypes, NumbersAreCorrectlyRounded) {
   EXPECT_EQ(cells("<row r=\"1\"><c r=\"A1\"><v>0.1</v></c><c r=\"B1\"><v>1E-3</v></c><c r=\"C1\"><v>+2</v></c>"
                   "<c r=\"D1\"><v> 9007199254740993 </v></c><c r=\"E1\"><v>1e400</v></c></row>"),
             "cell A1 n 0.1\ncell B1 n 0.001\ncell C1 n 2\ncell D1 n 9007199254740992\ncell E1 n Infinity\n");
+}
+
+TEST(XlsxCellTypes, ShortDecimalsRoundAsFromCharsDoes) {
+  // Up to 15 digits take an exact shortcut (one division); the rest std::from_chars. Both must
+  // give the same bits.
+  std::vector<std::string> values = {"999999999999999", "9999999999999999", "0.000000000000001", "123456789012.345",
+                                     "1234567890123.456", "-0.0", "00012", "1.", ".5", "-.5", "1.0e5", "5e-324",
+                                     "0.1", "-2.675", "1.7976931348623157", "4.35", "0", "-0"};
+  std::uint64_t state = 7;
+  for (int i = 0; i < 3000; ++i) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    const int digits = 1 + static_cast<int>((state >> 33) % 17);
+    const int point = static_cast<int>((state >> 13) % (digits + 1));
+    std::string v = (state >> 7) % 3 == 0 ? "-" : "";
+    std::uint64_t r = state;
+    for (int d = 0; d < digits; ++d) {
+      if (d == point && d > 0) v += '.';
+      r = r * 6364136223846793005ull + 1442695040888963407ull;
+      v += static_cast<char>('0' + (r >> 40) % 10);
+    }
+    values.push_back(v);
+  }
+  std::string rows;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    rows += "<row r=\"" + std::to_string(i + 1) + "\"><c><v>" + values[i] + "</v></c></row>";
+  }
+  const Workbook wb = load_workbook(workbook_with_sheet(sheet(rows)));
+  const Segment& seg = wb.sheets[0].segments[0];
+  ASSERT_EQ(seg.cells.size(), values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    double expected = 0;
+    const std::string& v = values[i];
+    std::from_chars(v.data(), v.data() + v.size(), expected);
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(seg.cells[i].number()), std::bit_cast<std::uint64_t>(expected)) << v;
+  }
 }
 
 TEST(XlsxCellTypes, SharedStringIndexesTheTable) {
