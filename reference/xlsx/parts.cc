@@ -162,7 +162,10 @@ void read_shared_strings(const std::string& xml, const ScanLimits& limits, Share
 bool read_shared_strings_streaming(const PartReader& next, const ScanLimits& limits, SharedStrings& out,
                                    const LoadOptions& options) {
   const std::size_t target = shared_strings_chunk_bytes(options);
-  std::vector<SstChunk> chunks;
+  // The chunks are parsed in order, so they append to one arena: no copy at the end.
+  SstChunk strings;
+  std::string first_open_names;
+  std::size_t chunks = 0;
   std::string pending;
   std::uint64_t base = 0;
   std::size_t searched = 0;  // pending bytes that hold no <si> start (but a tag may straddle their end)
@@ -179,19 +182,16 @@ bool read_shared_strings_streaming(const PartReader& next, const ScanLimits& lim
       }
     }
     searched = 0;
-    chunks.emplace_back();
-    try {
-      parse_sst_chunk(data, length, base, chunks.size() == 1, final, limits, options.shortcut, chunks.back());
-    } catch (...) {
-      chunks.back().error = std::current_exception();
-      break;
-    }
-    if (!final && !chunks.back().boundary) return false;
+    // An error is the serial parse's too: every chunk before this one ended between <si>.
+    parse_sst_chunk(data, length, base, chunks == 0, final, limits, options.shortcut, strings);
+    if (chunks++ == 0) first_open_names = strings.open_names;
+    if (!final && !strings.boundary) return false;
     pending.erase(0, length);
     base += length;
   }
-  if (!chunks_are_sound(chunks)) return false;
-  merge_chunks(chunks, out);
+  if (chunks > 1 && strings.closed_names != first_open_names) return false;
+  out.arena = std::move(strings.arena);
+  out.items = std::move(strings.items);
   return true;
 }
 

@@ -1,5 +1,7 @@
 #include "rich_text.h"
 
+#include <cstring>
+
 namespace docconform::xlsx {
 
 void skip_element(XmlScanner& scanner) {
@@ -31,6 +33,10 @@ void read_leaf(XmlScanner& scanner, TextCollector& collector) {
 
 TextRef append_xstring(Span utf8, std::u16string& arena) {
   const std::size_t start = append_utf16(utf8, arena);
+  // Every escape starts with '_', which only the byte '_' decodes to.
+  if (utf8.size == 0 || std::memchr(utf8.data, '_', utf8.size) == nullptr) {
+    return {start, static_cast<std::uint32_t>(arena.size() - start)};
+  }
   const std::size_t length = decode_ooxml_escapes(arena.data() + start, arena.size() - start);
   arena.resize(start + length);
   return {start, static_cast<std::uint32_t>(length)};

@@ -1,9 +1,11 @@
 // Micro-benchmarks of the XLSX loader's inner loops: the XML scanner over worksheet XML, the
-// sheet parser, reference resolving, the `_xHHHH_` decoder and number parsing via the parser.
+// sheet parser, shared strings, reference resolving, the `_xHHHH_` decoder and number parsing
+// via the parser.
 #include <benchmark/benchmark.h>
 
 #include <string>
 
+#include "../../reference/xlsx/parts.h"
 #include "../../reference/xlsx/sheet_parser.h"
 #include "../../reference/xlsx/xml_scanner.h"
 #include "../../reference/xlsx/xml_text.h"
@@ -92,6 +94,29 @@ void BM_SheetParserPlain(benchmark::State& state) {
   state.counters["cells/s"] = benchmark::Counter(20000.0 * 4, benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(BM_SheetParserPlain)->Arg(0)->Arg(1);
+
+// Argument: 1 = the shortcut for plain <si><t>..</t></si> (the default), 0 = token by token.
+void BM_SharedStrings(benchmark::State& state) {
+  static const std::string xml = [] {
+    std::string x = "<sst xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\">";
+    for (int i = 0; i < 20000; ++i) {
+      x += i % 5 == 0 ? "<si><t>Gr\xC3\xBC\xC3\x9F" "e \xE2\x9C\x93 " + std::to_string(i) + "</t></si>"
+                      : "<si><t xml:space=\"preserve\">text " + std::to_string(i) + "-2</t></si>";
+    }
+    return x + "</sst>";
+  }();
+  LoadOptions options;
+  options.shortcut = state.range(0) != 0;
+  options.chunk_bytes = 0;
+  for (auto _ : state) {
+    SharedStrings out;
+    read_shared_strings(xml, ScanLimits{}, out, options);
+    benchmark::DoNotOptimize(out.arena.data());
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * xml.size()));
+  state.counters["strings/s"] = benchmark::Counter(20000.0, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_SharedStrings)->Arg(0)->Arg(1);
 
 void BM_ResolveReferences(benchmark::State& state) {
   std::string text;
