@@ -443,7 +443,7 @@ class SheetParser {
 };
 
 // Plain cells take 30-45 bytes of XML, rows 4 or more cells: reserving for that spares the
-// copies and page faults of growing; a chunk that used much less gives the excess back.
+// copies and page faults of growing; a chunk that used less than half gives the rest back.
 constexpr std::size_t xml_bytes_per_cell = 32, xml_bytes_per_row = 128;
 
 void reserve_for(std::size_t xml_bytes, Segment& segment) {
@@ -453,7 +453,7 @@ void reserve_for(std::size_t xml_bytes, Segment& segment) {
 
 template <typename T>
 void give_back_excess(std::vector<T>& v) {
-  if (v.capacity() - v.size() > v.size() / 4 + 64) v.shrink_to_fit();
+  if (v.size() < v.capacity() / 2) v.shrink_to_fit();
 }
 
 }  // namespace

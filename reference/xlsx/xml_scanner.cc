@@ -310,9 +310,9 @@ inline Token XmlScanner::scan_markup() {
   return scan_start_tag();
 }
 
-const std::uint8_t* XmlScanner::simple_start_tag(const std::uint8_t* q, std::string_view local, Span& qname,
-                                                  Attribute* attributes, std::uint8_t& count,
-                                                  bool& self_closing) const {
+inline const std::uint8_t* XmlScanner::simple_start_tag(const std::uint8_t* q, std::string_view local, Span& qname,
+                                                         Attribute* attributes, std::uint8_t& count,
+                                                         bool& self_closing) const {
   const std::uint8_t* const start = q++;
   const std::uint8_t* colon = nullptr;
   for (; q < end_ && !is(*q, ends_name); ++q) {
@@ -354,7 +354,7 @@ const std::uint8_t* XmlScanner::simple_start_tag(const std::uint8_t* q, std::str
   }
 }
 
-const std::uint8_t* XmlScanner::simple_end_tag(const std::uint8_t* q, Span qname) const {
+inline const std::uint8_t* XmlScanner::simple_end_tag(const std::uint8_t* q, Span qname) const {
   if (static_cast<std::size_t>(end_ - q) < qname.size + 3 || q[0] != '<' || q[1] != '/' ||
       !same_bytes({q + 2, qname.size}, qname) || q[qname.size + 2] != '>') {
     return nullptr;

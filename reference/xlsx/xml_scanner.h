@@ -126,10 +126,11 @@ class XmlScanner {
   void check_token_size(const std::uint8_t* from, const std::uint8_t* to) const;
   [[gnu::always_inline]] Span scan_name(const std::uint8_t*& first_colon);
   // One start tag of the simple shape at q ('<'); returns the byte after it, or null.
-  const std::uint8_t* simple_start_tag(const std::uint8_t* q, std::string_view local, Span& qname, Attribute* attributes,
-                                       std::uint8_t& count, bool& self_closing) const;
+  [[gnu::always_inline]] const std::uint8_t* simple_start_tag(const std::uint8_t* q, std::string_view local, Span& qname,
+                                                              Attribute* attributes, std::uint8_t& count,
+                                                              bool& self_closing) const;
   // "</qname>" at q: the byte after it, or null.
-  const std::uint8_t* simple_end_tag(const std::uint8_t* q, Span qname) const;
+  [[gnu::always_inline]] const std::uint8_t* simple_end_tag(const std::uint8_t* q, Span qname) const;
 
   const std::uint8_t* begin_;
   const std::uint8_t* p_;
