@@ -109,9 +109,9 @@ void TextCollector::add(const XmlScanner& scanner, Token token) {
 std::size_t append_utf16(Span utf8, std::u16string& arena) {
   const std::size_t start = arena.size();
   if (utf8.size == 0) return start;
-  const std::size_t units = utf16_length(utf8.data, utf8.size);
-  arena.resize(start + units);
-  decode_utf8_passthrough(utf8.data, utf8.size, arena.data() + start);
+  // A byte never yields more than one unit (four bytes yield two): one pass, not a measuring one first.
+  arena.resize(start + utf8.size);
+  arena.resize(start + decode_utf8_passthrough(utf8.data, utf8.size, arena.data() + start));
   return start;
 }
 
