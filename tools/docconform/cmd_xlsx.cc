@@ -27,6 +27,7 @@ struct LoadFlags {
   LimitOptions<xlsx::Limits> limits{xlsx_limit_fields()};
   unsigned threads = 0;
   bool serial = false;
+  bool no_shortcut = false;
   std::string inflate = "workers";
   std::size_t chunk_bytes = xlsx::LoadOptions{}.chunk_bytes;
 
@@ -36,6 +37,7 @@ struct LoadFlags {
     o.threads = threads;
     o.inflate = inflate == "serial" ? xlsx::InflateMode::serial : xlsx::InflateMode::workers;
     o.chunk_bytes = chunk_bytes;
+    o.shortcut = !no_shortcut;
     o.limits = limits.limits();
     return o;
   }
@@ -45,6 +47,8 @@ void add_load_flags(CLI::App* app, LoadFlags& flags) {
   app->add_option("file", flags.file, "Input .xlsx/.xlsm file")->required();
   app->add_option("--threads", flags.threads, "Thread cap (0 = min(jobs, cores))");
   app->add_flag("--serial", flags.serial, "Load on the calling thread only");
+  app->add_flag("--no-shortcut", flags.no_shortcut,
+                "Read every cell and shared string token by token (the result must not change)");
   app->add_option("--inflate", flags.inflate, "Where sheet parts are inflated: workers (default) or serial (phase A)")
       ->check(CLI::IsMember({"workers", "serial"}));
   app->add_option("--chunk-bytes", flags.chunk_bytes, "Split sheets into chunks of about this much XML (0 = never)");
