@@ -174,7 +174,7 @@ void read_shared_strings_part(const Package& package, const std::string& part, c
     if (options.chunk_bytes != 0 && (!options.parallel || planned_threads(2, options.threads) < 2)) {
       PartStream stream(package, part);
       const auto next = [&](std::string& buffer, std::size_t max) { return stream.read(buffer, max); };
-      if (read_shared_strings_streaming(next, limits, out, options)) return;
+      if (read_shared_strings_streaming(next, stream.declared_size(), limits, out, options)) return;
       // A split point was not an <si> boundary: parse the whole part, read again uncounted.
       read_shared_strings(package.read(part, false), limits, out, options);
       return;

@@ -128,6 +128,19 @@ void merge_chunks(std::vector<SstChunk>& chunks, SharedStrings& out) {
   }
 }
 
+// The table's arena and list sized once, for the whole part, as its first chunk's share of it
+// predicts, instead of doubling (each doubling copies everything and touches fresh pages).
+// Never more than the part's declared size in bytes: a declared size is a hint, not a promise.
+void reserve_like_first_chunk(std::size_t chunk_bytes, std::uint64_t expected_bytes, SstChunk& strings) {
+  if (chunk_bytes == 0 || expected_bytes <= chunk_bytes) return;
+  const double scale = static_cast<double>(expected_bytes) / static_cast<double>(chunk_bytes) * 1.05;
+  const double items = static_cast<double>(strings.items.size()) * scale;
+  const double units = static_cast<double>(strings.arena.size()) * scale;
+  if (items * sizeof(TextRef) + units * sizeof(char16_t) > static_cast<double>(expected_bytes)) return;
+  strings.items.reserve(static_cast<std::size_t>(items));
+  strings.arena.reserve(static_cast<std::size_t>(units));
+}
+
 }  // namespace
 
 void read_shared_strings(const std::string& xml, const ScanLimits& limits, SharedStrings& out,
@@ -159,8 +172,8 @@ void read_shared_strings(const std::string& xml, const ScanLimits& limits, Share
   merge_chunks(chunks, out);
 }
 
-bool read_shared_strings_streaming(const PartReader& next, const ScanLimits& limits, SharedStrings& out,
-                                   const LoadOptions& options) {
+bool read_shared_strings_streaming(const PartReader& next, std::uint64_t expected_bytes, const ScanLimits& limits,
+                                   SharedStrings& out, const LoadOptions& options) {
   const std::size_t target = shared_strings_chunk_bytes(options);
   // The chunks are parsed in order, so they append to one arena: no copy at the end.
   SstChunk strings;
@@ -184,7 +197,10 @@ bool read_shared_strings_streaming(const PartReader& next, const ScanLimits& lim
     searched = 0;
     // An error is the serial parse's too: every chunk before this one ended between <si>.
     parse_sst_chunk(data, length, base, chunks == 0, final, limits, options.shortcut, strings);
-    if (chunks++ == 0) first_open_names = strings.open_names;
+    if (chunks++ == 0) {
+      first_open_names = strings.open_names;
+      if (!final) reserve_like_first_chunk(length, expected_bytes, strings);
+    }
     if (!final && !strings.boundary) return false;
     pending.erase(0, length);
     base += length;

@@ -30,10 +30,11 @@ void read_shared_strings(const std::string& xml, const ScanLimits& limits, Share
 // Appends up to max more bytes of a part to out; returns the count, 0 at the part's end.
 using PartReader = std::function<std::size_t(std::string& out, std::size_t max)>;
 // The same on the calling thread, parsing the part as it inflates, so that its XML is never
-// held whole (options.chunk_bytes must not be 0). Returns false, out untouched, when a split
-// point turned out not to be an <si> boundary: the caller then parses the whole part.
-bool read_shared_strings_streaming(const PartReader& next, const ScanLimits& limits, SharedStrings& out,
-                                   const LoadOptions& options);
+// held whole (options.chunk_bytes must not be 0). expected_bytes is the part's declared size
+// (0: unknown), used to size the table once. Returns false, out untouched, when a split point
+// turned out not to be an <si> boundary: the caller then parses the whole part.
+bool read_shared_strings_streaming(const PartReader& next, std::uint64_t expected_bytes, const ScanLimits& limits,
+                                   SharedStrings& out, const LoadOptions& options);
 // The number of <xf> in <cellXfs>.
 std::uint32_t read_cell_format_count(const std::string& xml, const ScanLimits& limits);
 std::vector<Comment> read_comments(const std::string& xml, const ScanLimits& limits);

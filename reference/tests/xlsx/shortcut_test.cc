@@ -72,7 +72,7 @@ std::string strings_outcome(const std::string& xml, bool shortcut, const ScanLim
       at += n;
       return n;
     };
-    if (!streamed || !read_shared_strings_streaming(next, limits, out, options)) {
+    if (!streamed || !read_shared_strings_streaming(next, xml.size(), limits, out, options)) {
       read_shared_strings(xml, limits, out, options);
     }
   } catch (const Error& e) {
