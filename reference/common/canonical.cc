@@ -104,11 +104,16 @@ void append_number(std::string& out, double value) {
     sci.remove_prefix(1);
   }
   const std::size_t e_pos = sci.find('e');
-  std::string digits;
+  // At most 17 significant digits: kept on the stack, no allocation per number.
+  char digit_buffer[32];
+  std::size_t digit_count = 0;
   for (const char c : sci.substr(0, e_pos)) {
-    if (c != '.') digits += c;
+    if (c != '.') digit_buffer[digit_count++] = c;
   }
-  const int exponent = std::atoi(std::string(sci.substr(e_pos + 1)).c_str());
+  const std::string_view digits(digit_buffer, digit_count);
+  int exponent = 0;
+  const char* exponent_text = sci.data() + e_pos + 1;
+  std::from_chars(exponent_text + (*exponent_text == '+'), sci.data() + sci.size(), exponent);
   const int k = static_cast<int>(digits.size());
   const int n = exponent + 1;  // position of the decimal point relative to the digits
   if (k <= n && n <= 21) {
@@ -126,7 +131,7 @@ void append_number(std::string& out, double value) {
     out += digits[0];
     if (k > 1) {
       out += '.';
-      out.append(digits, 1);
+      out.append(digits.substr(1));
     }
     out += 'e';
     out += n - 1 < 0 ? '-' : '+';

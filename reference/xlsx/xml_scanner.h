@@ -54,7 +54,7 @@ struct SimpleElement {
   Attribute inner[max_attributes];
   std::uint8_t outer_count = 0, inner_count = 0;
   bool has_inner = false;
-  Span text;                     // the inner element's text (raw bytes are the value)
+  Span text;                       // the inner element's text (raw bytes are the value)
   std::uint64_t inner_offset = 0;  // of the inner start tag, in the part
 };
 
