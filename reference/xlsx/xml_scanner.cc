@@ -33,6 +33,18 @@ constexpr std::array<std::uint8_t, 256> byte_class = make_byte_classes();
 inline bool is(std::uint8_t c, std::uint8_t kind) { return (byte_class[c] & kind) != 0; }
 inline bool is_space(std::uint8_t c) { return is(c, space); }
 
+// The end of the name that starts at q: the first byte that ends a name, or end. first_colon
+// is set to the name's first ':' (null when it has none).
+inline const std::uint8_t* name_end(const std::uint8_t* q, const std::uint8_t* end, const std::uint8_t*& first_colon) {
+  first_colon = nullptr;
+  for (; q < end; ++q) {
+    const std::uint8_t c = byte_class[*q];
+    if (c & ends_name) break;
+    if ((c & colon) && first_colon == nullptr) first_colon = q;
+  }
+  return q;
+}
+
 // Word-at-a-time search for the shortcut: the run before the first byte that is `stop`, '<',
 // '&' or below 0x20 (TAB, LF and CR, and other controls the shortcut leaves to next()).
 // The lowest flagged byte of each test is exact, so the lowest of their union is the first hit.
@@ -129,12 +141,7 @@ bool XmlScanner::skip_until(const char* terminator, std::size_t length, const st
 
 inline Span XmlScanner::scan_name(const std::uint8_t*& first_colon) {
   const std::uint8_t* start = p_;
-  first_colon = nullptr;
-  for (; p_ < end_; ++p_) {
-    const std::uint8_t c = byte_class[*p_];
-    if (c & ends_name) break;
-    if ((c & colon) && first_colon == nullptr) first_colon = p_;
-  }
+  p_ = name_end(p_, end_, first_colon);
   return {start, static_cast<std::size_t>(p_ - start)};
 }
 
@@ -313,14 +320,12 @@ inline Token XmlScanner::scan_markup() {
 inline const std::uint8_t* XmlScanner::simple_start_tag(const std::uint8_t* q, std::string_view local, Span& qname,
                                                          Attribute* attributes, std::uint8_t& count,
                                                          bool& self_closing) const {
-  const std::uint8_t* const start = q++;
-  const std::uint8_t* colon = nullptr;
-  for (; q < end_ && !is(*q, ends_name); ++q) {
-    if (*q == ':' && colon == nullptr) colon = q;
-  }
+  const std::uint8_t* const start = q;
+  const std::uint8_t* first_colon = nullptr;
+  q = name_end(q + 1, end_, first_colon);
   qname = {start + 1, static_cast<std::size_t>(q - start - 1)};
   Span prefix, name;
-  split_qname(qname, colon, prefix, name);
+  split_qname(qname, first_colon, prefix, name);
   if (!same_bytes(name, {reinterpret_cast<const std::uint8_t*>(local.data()), local.size()})) return nullptr;
   count = 0;
   for (;;) {
@@ -332,18 +337,15 @@ inline const std::uint8_t* XmlScanner::simple_start_tag(const std::uint8_t* q, s
       return q;
     }
     if (*q != ' ' || count == SimpleElement::max_attributes || count >= limits_.max_attributes) return nullptr;
-    const std::uint8_t* const name_start = ++q;
-    colon = nullptr;
-    for (; q < end_ && !is(*q, ends_name); ++q) {
-      if (*q == ':' && colon == nullptr) colon = q;
-    }
+    const std::uint8_t* const name_start = q + 1;
+    q = name_end(name_start, end_, first_colon);
     if (q == name_start || end_ - q < 2 || q[0] != '=' || (q[1] != '"' && q[1] != '\'')) return nullptr;
     const std::uint8_t quote = q[1];
     const std::uint8_t* const value = q + 2;
     q = find_stop(value, end_, quote);
     if (q == end_ || *q != quote) return nullptr;
     Attribute& a = attributes[count];
-    split_qname({name_start, static_cast<std::size_t>(value - 2 - name_start)}, colon, a.prefix, a.local);
+    split_qname({name_start, static_cast<std::size_t>(value - 2 - name_start)}, first_colon, a.prefix, a.local);
     for (std::uint8_t i = 0; i < count; ++i) {
       if (same_bytes(attributes[i].local, a.local) && same_bytes(attributes[i].prefix, a.prefix)) return nullptr;
     }
