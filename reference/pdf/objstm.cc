@@ -102,29 +102,4 @@ Object Document::compressed(std::uint32_t num, const XrefEntry& entry) {
   return object;
 }
 
-std::vector<std::uint32_t> Document::objects_in_file_order() const {
-  struct Key {
-    std::uint64_t offset;
-    std::uint64_t index;
-    std::uint32_t num;
-  };
-  std::vector<Key> keys;
-  for (std::uint32_t num = 1; num < xref_.size(); ++num) {
-    const XrefEntry& e = xref_[num];
-    if (e.type == XrefEntry::Type::offset) {
-      keys.push_back({e.offset, 0, num});
-    } else if (e.type == XrefEntry::Type::compressed) {
-      const bool known = e.offset < xref_.size() && xref_[e.offset].type == XrefEntry::Type::offset;
-      keys.push_back({known ? xref_[e.offset].offset : UINT64_MAX, e.index + 1ull, num});
-    }
-  }
-  std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
-    return a.offset != b.offset ? a.offset < b.offset : (a.index != b.index ? a.index < b.index : a.num < b.num);
-  });
-  std::vector<std::uint32_t> order;
-  order.reserve(keys.size());
-  for (const Key& k : keys) order.push_back(k.num);
-  return order;
-}
-
 }  // namespace docconform::pdf

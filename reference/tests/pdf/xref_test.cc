@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <set>
+#include <tuple>
 
 #include "docconform/error.h"
 #include "docconform/pdf/generate.h"
@@ -200,6 +202,58 @@ TEST(Header, BytesBeforeTheHeaderShiftEveryOffset) {
 
 namespace {
 
+// The order's definition: every in-use object's key (offset, 0, number), or for a member of an
+// object stream (the stream's offset, or last when the xref does not place it, index + 1,
+// number), sorted.
+std::vector<std::uint32_t> key_order(const Document& doc) {
+  struct Key {
+    std::uint64_t offset, index;
+    std::uint32_t num;
+  };
+  const auto& xref = doc.xref();
+  std::vector<Key> keys;
+  for (std::uint32_t num = 1; num < xref.size(); ++num) {
+    const XrefEntry& e = xref[num];
+    if (e.type == XrefEntry::Type::offset) {
+      keys.push_back({e.offset, 0, num});
+    } else if (e.type == XrefEntry::Type::compressed) {
+      const bool placed = e.offset < xref.size() && xref[e.offset].type == XrefEntry::Type::offset;
+      keys.push_back({placed ? xref[e.offset].offset : UINT64_MAX, e.index + 1ull, num});
+    }
+  }
+  std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
+    return std::tie(a.offset, a.index, a.num) < std::tie(b.offset, b.index, b.num);
+  });
+  std::vector<std::uint32_t> order;
+  for (const Key& k : keys) order.push_back(k.num);
+  return order;
+}
+
+TEST(FileOrder, FollowsTheKeyDefinitionOnABrokenXref) {
+  // Only the xref is read, so the rows may point anywhere inside the file. Objects 1-2 share an
+  // offset, as do streams 6 and 7; members come in numbers that disagree with their indexes;
+  // some name a free number (8), object 0, a number past /Size, or a non-stream (1).
+  const std::vector<Row> rows = {
+      {0, 0, 65535}, {1, 40, 0}, {1, 40, 0}, {1, 10, 0}, {2, 3, 5},  {2, 3, 1},  {1, 30, 0},  {1, 30, 0},
+      {0, 0, 0},     {2, 6, 2},  {2, 7, 1},  {2, 6, 1}, {2, 8, 0},  {2, 99, 3}, {2, 0, 2},   {2, 1, 0},
+      {2, 3, 1},     {2, 7, 0},  {1, 20, 0}, {2, 8, 1}};
+  std::string out = "%PDF-1.5\n" + std::string(60, ' ') + "\n";
+  const std::size_t self = rows.size();
+  std::vector<Row> all = rows;
+  all.push_back({1, out.size(), 0});
+  const std::string data = predicted_rows(all);
+  const std::size_t at = out.size();
+  out += std::to_string(self) + " 0 obj\n<< /Type /XRef /Size " + std::to_string(self + 1) +
+         " /W [1 4 2] /Filter /FlateDecode /DecodeParms << /Predictor 12 /Columns 7 >> /Length " +
+         std::to_string(data.size()) + " >>\nstream\n" + data + "\nendstream\nendobj\nstartxref\n" + std::to_string(at) +
+         "\n%%EOF\n";
+  auto source = memory_source(out);
+  Document doc(*source);
+  const std::vector<std::uint32_t> expected = key_order(doc);
+  ASSERT_EQ(expected.size(), 19u);
+  EXPECT_EQ(doc.objects_in_file_order(), expected);
+}
+
 TEST(FileOrder, SweepsForwardAndListsEveryObjectOnce) {
   docconform::pdf::GenerateOptions options;
   options.objects = 200;
@@ -211,6 +265,7 @@ TEST(FileOrder, SweepsForwardAndListsEveryObjectOnce) {
   auto source = memory_source(pdftest::generated_pdf(options));
   Document doc(*source);
   const std::vector<std::uint32_t> order = doc.objects_in_file_order();
+  EXPECT_EQ(order, key_order(doc));
   std::uint64_t in_use = 0, last = 0;
   std::vector<bool> seen(doc.xref().size());
   for (std::uint32_t num = 1; num < doc.xref().size(); ++num) {
