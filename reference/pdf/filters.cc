@@ -16,6 +16,8 @@ std::int64_t int_param(const Object* params, std::string_view key, std::int64_t 
 }
 
 // PNG predictors (§7.4.4.4, predictor >= 10): each row starts with its own filter type byte.
+// Rows are undone in place in the output, the previous output row serving as the one above; the
+// type is chosen once per row, so the common Up and None rows are plain loops.
 std::string unpredict_png(const std::string& data, const Object* params, const FilterContext& ctx) {
   const std::int64_t colors = int_param(params, "Colors", 1);
   const std::int64_t bpc = int_param(params, "BitsPerComponent", 8);
@@ -26,40 +28,46 @@ std::string unpredict_png(const std::string& data, const Object* params, const F
   }
   const auto bpp = static_cast<std::size_t>(std::max<std::int64_t>(1, (colors * bpc + 7) / 8));
   const auto row = static_cast<std::size_t>((colors * bpc * columns + 7) / 8);
-  std::string out;
-  out.reserve(data.size() / (row + 1) * row);
-  std::string previous(row, '\0');
-  std::string current(row, '\0');
-  for (std::size_t at = 0; at < data.size(); at += row + 1) {
-    if (data.size() - at < row + 1) {
-      throw Error(ErrorKind::format, {ctx.file, ctx.part, at}, "predicted data ends inside a row");
-    }
+  const std::size_t rows = data.size() / (row + 1);
+  std::string out(rows * row, '\0');
+  const std::string zeros(row, '\0');  // the row above the first
+  for (std::size_t r = 0; r < rows; ++r) {
+    const std::size_t at = r * (row + 1);
     const auto type = static_cast<std::uint8_t>(data[at]);
     const auto* in = reinterpret_cast<const std::uint8_t*>(data.data() + at + 1);
-    auto* cur = reinterpret_cast<std::uint8_t*>(current.data());
-    const auto* prev = reinterpret_cast<const std::uint8_t*>(previous.data());
-    for (std::size_t i = 0; i < row; ++i) {
-      const int left = i >= bpp ? cur[i - bpp] : 0;
-      const int up = prev[i];
-      const int up_left = i >= bpp ? prev[i - bpp] : 0;
-      int predicted = 0;
-      switch (type) {
-        case 0: predicted = 0; break;
-        case 1: predicted = left; break;
-        case 2: predicted = up; break;
-        case 3: predicted = (left + up) / 2; break;
-        case 4: {
+    auto* cur = reinterpret_cast<std::uint8_t*>(out.data() + r * row);
+    const auto* prev = reinterpret_cast<const std::uint8_t*>(r == 0 ? zeros.data() : out.data() + (r - 1) * row);
+    switch (type) {
+      case 0:
+        std::copy(in, in + row, cur);
+        break;
+      case 1:
+        for (std::size_t i = 0; i < row; ++i) cur[i] = static_cast<std::uint8_t>(in[i] + (i >= bpp ? cur[i - bpp] : 0));
+        break;
+      case 2:
+        for (std::size_t i = 0; i < row; ++i) cur[i] = static_cast<std::uint8_t>(in[i] + prev[i]);
+        break;
+      case 3:
+        for (std::size_t i = 0; i < row; ++i) {
+          cur[i] = static_cast<std::uint8_t>(in[i] + ((i >= bpp ? cur[i - bpp] : 0) + prev[i]) / 2);
+        }
+        break;
+      case 4:
+        for (std::size_t i = 0; i < row; ++i) {
+          const int left = i >= bpp ? cur[i - bpp] : 0;
+          const int up = prev[i];
+          const int up_left = i >= bpp ? prev[i - bpp] : 0;
           const int p = left + up - up_left;
           const int pa = std::abs(p - left), pb = std::abs(p - up), pc = std::abs(p - up_left);
-          predicted = (pa <= pb && pa <= pc) ? left : (pb <= pc ? up : up_left);
-          break;
+          cur[i] = static_cast<std::uint8_t>(in[i] + ((pa <= pb && pa <= pc) ? left : (pb <= pc ? up : up_left)));
         }
-        default: throw Error(ErrorKind::format, {ctx.file, ctx.part, at}, "unknown PNG predictor row type " + std::to_string(type));
-      }
-      cur[i] = static_cast<std::uint8_t>(in[i] + predicted);
+        break;
+      default:
+        throw Error(ErrorKind::format, {ctx.file, ctx.part, at}, "unknown PNG predictor row type " + std::to_string(type));
     }
-    out += current;
-    previous.swap(current);
+  }
+  if (data.size() % (row + 1) != 0) {
+    throw Error(ErrorKind::format, {ctx.file, ctx.part, rows * (row + 1)}, "predicted data ends inside a row");
   }
   return out;
 }

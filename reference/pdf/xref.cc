@@ -150,6 +150,7 @@ Object read_xref_stream(Document& doc, std::uint64_t offset, Entries& entries, s
                     " bytes, /Index and /Size ask for more");
   }
   const auto* p = reinterpret_cast<const std::uint8_t*>(data.data());
+  entries.reserve(entries.size() + total);
   for (const auto& [first, count] : ranges) {
     for (std::uint64_t i = 0; i < count; ++i, p += row) {
       const std::uint64_t kind = widths[0] == 0 ? 1 : field(p, widths[0]);
@@ -279,8 +280,10 @@ void Document::load_xref() {
       section.entries = static_cast<std::uint32_t>(entries.size());
     }
     // Newest wins: an entry only fills a number no newer section has listed (free ones included).
+    std::uint64_t end = 0;
+    for (const auto& item : entries) end = std::max<std::uint64_t>(end, item.first + 1ull);
+    if (end > xref_.size()) xref_.resize(end);
     for (const auto& [num, entry] : entries) {
-      if (num >= xref_.size()) xref_.resize(num + 1);
       if (xref_[num].type == XrefEntry::Type::absent) {
         XrefEntry stored = entry;
         if (stored.type == XrefEntry::Type::offset) stored.offset += header_offset_;
