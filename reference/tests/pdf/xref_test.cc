@@ -4,6 +4,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <set>
 #include <tuple>
 
@@ -119,6 +120,56 @@ TEST(XrefStream, PngPredictedFlateStream) {
   EXPECT_EQ(doc.sections()[0].form, XrefSection::Form::stream);
   EXPECT_EQ(doc.page_count(), 1u);
   EXPECT_EQ(doc.xref()[3].type, XrefEntry::Type::offset);
+}
+
+// The PNG encoder of §7.4.4.4 (RFC 2083 §6), written out plainly: row r uses type types[r % 5].
+std::string png_rows(const std::vector<Row>& rows, std::size_t bpp, const std::vector<int>& types) {
+  std::string out, previous(7, '\0');
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const std::string current = be(static_cast<std::uint64_t>(rows[r].type), 1) + be(rows[r].f2, 4) + be(rows[r].f3, 2);
+    const int type = types[r % types.size()];
+    out += static_cast<char>(type);
+    for (std::size_t i = 0; i < 7; ++i) {
+      const int left = i >= bpp ? static_cast<std::uint8_t>(current[i - bpp]) : 0;
+      const int up = static_cast<std::uint8_t>(previous[i]);
+      const int up_left = i >= bpp ? static_cast<std::uint8_t>(previous[i - bpp]) : 0;
+      const int p = left + up - up_left;
+      const int paeth = std::abs(p - left) <= std::abs(p - up) && std::abs(p - left) <= std::abs(p - up_left)
+                            ? left : (std::abs(p - up) <= std::abs(p - up_left) ? up : up_left);
+      const int predicted[] = {0, left, up, (left + up) / 2, paeth};
+      out += static_cast<char>(static_cast<std::uint8_t>(current[i]) - predicted[type]);
+    }
+    previous = current;
+  }
+  return deflate(out);
+}
+
+TEST(XrefStream, EveryPngRowTypeDecodes) {
+  // Offsets with varied bytes, so every predictor sees different left, up and upper-left values;
+  // rows 1-2 make a Paeth tie between up and upper-left (left 110, up 80, upper-left 100).
+  std::vector<Row> rows = {{0, 0, 65535}, {1, 9, 100 * 256 + 80}, {1, 9, 110 * 256 + 40}};
+  for (std::uint64_t k = 1; k <= 400; ++k) rows.push_back({1, (k * 2654435761u) % 5000 + 9, (k * 40503u) % 65536});
+  for (const auto& [colors, columns] : {std::pair{1, 7}, std::pair{7, 1}}) {
+    for (const std::vector<int>& types : {std::vector<int>{0, 1, 2, 3, 4}, {4, 4, 3, 1}, {1}, {3}, {4}}) {
+      const std::size_t self = rows.size();
+      std::string out = "%PDF-1.5\n" + std::string(5100, ' ') + "\n";
+      std::vector<Row> all = rows;
+      all.push_back({1, out.size(), 0});
+      const std::string data = png_rows(all, static_cast<std::size_t>(colors), types);
+      const std::size_t at = out.size();
+      out += std::to_string(self) + " 0 obj\n<< /Type /XRef /Size " + std::to_string(self + 1) +
+             " /W [1 4 2] /Filter /FlateDecode /DecodeParms << /Predictor 15 /Colors " + std::to_string(colors) +
+             " /Columns " + std::to_string(columns) + " >> /Length " + std::to_string(data.size()) +
+             " >>\nstream\n" + data + "\nendstream\nendobj\nstartxref\n" + std::to_string(at) + "\n%%EOF\n";
+      auto source = memory_source(out);
+      Document doc(*source);
+      ASSERT_EQ(doc.xref().size(), all.size());
+      for (std::size_t num = 1; num < all.size(); ++num) {
+        EXPECT_EQ(doc.xref()[num].offset, all[num].f2) << "object " << num << ", colors " << colors;
+        EXPECT_EQ(doc.xref()[num].gen, all[num].f3) << "object " << num << ", colors " << colors;
+      }
+    }
+  }
 }
 
 TEST(XrefStream, ObjectStreamIsInflatedOnceForItsNeighbours) {
