@@ -141,8 +141,8 @@ Object Document::read_at(std::uint64_t offset, std::uint32_t num, std::uint32_t 
 }
 
 Object Document::object(std::uint32_t num) {
-  if (num >= xref_.size()) return {};
-  const XrefEntry entry = xref_[num];
+  if (num >= xref().size()) return {};
+  const XrefEntry entry = xref()[num];
   if (entry.type == XrefEntry::Type::offset) {
     FetchGuard guard(impl_->fetching, num, *this);
     return read_at(entry.offset, num, entry.gen, true);
@@ -155,12 +155,12 @@ Object Document::object(std::uint32_t num) {
 }
 
 std::optional<std::uint64_t> Document::where(std::uint32_t num) const {
-  if (num >= xref_.size()) return std::nullopt;
-  const XrefEntry& entry = xref_[num];
+  if (num >= xref().size()) return std::nullopt;
+  const XrefEntry& entry = xref()[num];
   if (entry.type == XrefEntry::Type::offset) return entry.offset;
-  if (entry.type == XrefEntry::Type::compressed && entry.offset < xref_.size() &&
-      xref_[entry.offset].type == XrefEntry::Type::offset) {
-    return xref_[entry.offset].offset;
+  if (entry.type == XrefEntry::Type::compressed && entry.offset < xref().size() &&
+      xref()[entry.offset].type == XrefEntry::Type::offset) {
+    return xref()[entry.offset].offset;
   }
   return std::nullopt;
 }
@@ -175,8 +175,8 @@ Object Document::resolve(const Object& value) {
     }
     if (current.integer < 0 || current.integer > static_cast<std::int64_t>(UINT32_MAX)) return {};
     const auto num = static_cast<std::uint32_t>(current.integer);
-    if (num >= xref_.size()) return {};
-    const XrefEntry& entry = xref_[num];
+    if (num >= xref().size()) return {};
+    const XrefEntry& entry = xref()[num];
     const std::uint32_t expected_gen = entry.type == XrefEntry::Type::compressed ? 0 : entry.gen;
     if (current.gen != expected_gen) return {};  // a reference to another generation is a dangling one
     current = object(num);

@@ -13,8 +13,9 @@
 namespace docconform::pdf {
 
 std::vector<std::uint32_t> Document::objects_in_file_order() const {
-  const auto n = static_cast<std::uint32_t>(xref_.size());
-  const auto placed_stream = [&](std::uint64_t stream) { return stream < n && xref_[stream].type == XrefEntry::Type::offset; };
+  const std::vector<XrefEntry>& table = xref();
+  const auto n = static_cast<std::uint32_t>(table.size());
+  const auto placed_stream = [&](std::uint64_t stream) { return stream < n && table[stream].type == XrefEntry::Type::offset; };
 
   struct Placed {
     std::uint64_t offset;
@@ -24,7 +25,7 @@ std::vector<std::uint32_t> Document::objects_in_file_order() const {
   std::vector<std::uint32_t> bucket(n + 1, 0);  // members of stream s: members[bucket[s], bucket[s + 1])
   std::vector<std::uint32_t> unplaced;          // members of a stream the xref does not place
   for (std::uint32_t num = 1; num < n; ++num) {
-    const XrefEntry& e = xref_[num];
+    const XrefEntry& e = table[num];
     if (e.type == XrefEntry::Type::offset) {
       placed.push_back({e.offset, num});
     } else if (e.type == XrefEntry::Type::compressed) {
@@ -40,12 +41,12 @@ std::vector<std::uint32_t> Document::objects_in_file_order() const {
   {
     std::vector<std::uint32_t> fill(bucket.begin(), bucket.end() - 1);
     for (std::uint32_t num = 1; num < n; ++num) {  // ascending numbers: each bucket is ordered by number
-      const XrefEntry& e = xref_[num];
+      const XrefEntry& e = table[num];
       if (e.type == XrefEntry::Type::compressed && placed_stream(e.offset)) members[fill[e.offset]++] = num;
     }
   }
   // Members ordered by (index, number); the input is by number, so a stable sort by index does it.
-  const auto by_index = [&](std::uint32_t a, std::uint32_t b) { return xref_[a].index < xref_[b].index; };
+  const auto by_index = [&](std::uint32_t a, std::uint32_t b) { return table[a].index < table[b].index; };
   const auto order_by_index = [&](auto first, auto last) {
     if (!std::is_sorted(first, last, by_index)) std::stable_sort(first, last, by_index);
   };

@@ -61,7 +61,7 @@ Cluster load_cluster(Document& doc, std::uint32_t stream_num, const XrefEntry& s
 
 Object Document::compressed(std::uint32_t num, const XrefEntry& entry) {
   const std::string& file = source_.name();
-  if (entry.offset >= xref_.size()) {
+  if (entry.offset >= xref().size()) {
     throw Error(ErrorKind::format, {file, object_part(num, 0), std::nullopt},
                 "xref places the object in object stream " + std::to_string(entry.offset) + ", which does not exist");
   }
@@ -71,7 +71,7 @@ Object Document::compressed(std::uint32_t num, const XrefEntry& entry) {
   if (it != clusters.end()) {
     ++stats_.objstm_cache_hits;
   } else {
-    Cluster loaded = load_cluster(*this, stream_num, xref_[stream_num]);
+    Cluster loaded = load_cluster(*this, stream_num, xref()[stream_num]);
     ++stats_.objstm_inflated;
     if (clusters.size() >= std::max<std::uint32_t>(limits_.objstm_cache, 1)) {
       clusters.erase(std::min_element(clusters.begin(), clusters.end(),

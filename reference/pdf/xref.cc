@@ -218,6 +218,7 @@ void Document::load_xref() {
     }
   }
 
+  std::vector<XrefEntry> table;  // the merged chain, newest entry first to fill a number
   std::set<std::uint64_t> visited;
   std::uint64_t next = startxref_ + header_offset_;
   const auto read_stream_object = [this](std::uint64_t offset, std::uint64_t& num) {
@@ -282,12 +283,12 @@ void Document::load_xref() {
     // Newest wins: an entry only fills a number no newer section has listed (free ones included).
     std::uint64_t end = 0;
     for (const auto& item : entries) end = std::max<std::uint64_t>(end, item.first + 1ull);
-    if (end > xref_.size()) xref_.resize(end);
+    if (end > table.size()) table.resize(end);
     for (const auto& [num, entry] : entries) {
-      if (xref_[num].type == XrefEntry::Type::absent) {
+      if (table[num].type == XrefEntry::Type::absent) {
         XrefEntry stored = entry;
         if (stored.type == XrefEntry::Type::offset) stored.offset += header_offset_;
-        xref_[num] = stored;
+        table[num] = stored;
       }
     }
     sections_.push_back(section);
@@ -299,7 +300,8 @@ void Document::load_xref() {
     }
     next = static_cast<std::uint64_t>(prev->integer) + header_offset_;
   }
-  if (xref_.size() > 0) xref_[0] = XrefEntry{XrefEntry::Type::free, 65535, 0, 0};
+  if (table.size() > 0) table[0] = XrefEntry{XrefEntry::Type::free, 65535, 0, 0};
+  xref_ = std::make_shared<const std::vector<XrefEntry>>(std::move(table));
 }
 
 }  // namespace docconform::pdf

@@ -60,7 +60,7 @@ class Document {
 
   const std::string& header_version() const { return header_version_; }
   const Object& trailer() const { return trailer_; }
-  const std::vector<XrefEntry>& xref() const { return xref_; }
+  const std::vector<XrefEntry>& xref() const { return *xref_; }
   const std::vector<XrefSection>& sections() const { return sections_; }
   // The offset startxref gives (of the newest section), as written.
   std::uint64_t startxref() const { return startxref_; }
@@ -106,7 +106,8 @@ class Document {
   std::uint64_t header_offset_ = 0;
   std::uint64_t startxref_ = 0;
   Object trailer_;
-  std::vector<XrefEntry> xref_;
+  // Never changes once read, so the readers of one document share it instead of copying it.
+  std::shared_ptr<const std::vector<XrefEntry>> xref_ = std::make_shared<const std::vector<XrefEntry>>();
   std::vector<XrefSection> sections_;
   ReaderStats stats_;
   std::unique_ptr<Impl> impl_;
