@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 
 #include "docconform/error.h"
 
@@ -16,9 +17,11 @@ std::int64_t int_param(const Object* params, std::string_view key, std::int64_t 
 }
 
 // PNG predictors (§7.4.4.4, predictor >= 10): each row starts with its own filter type byte.
-// Rows are undone in place in the output, the previous output row serving as the one above; the
-// type is chosen once per row, so the common Up and None rows are plain loops.
-std::string unpredict_png(const std::string& data, const Object* params, const FilterContext& ctx) {
+// Rows are undone in place, each moving down by one byte per row (the type byte it drops), the
+// previous output row serving as the one above; a row's bytes are read before anything is
+// written over them. The type is chosen once per row, so the common Up and None rows are plain
+// loops.
+std::string unpredict_png(std::string data, const Object* params, const FilterContext& ctx) {
   const std::int64_t colors = int_param(params, "Colors", 1);
   const std::int64_t bpc = int_param(params, "BitsPerComponent", 8);
   const std::int64_t columns = int_param(params, "Columns", 1);
@@ -29,17 +32,16 @@ std::string unpredict_png(const std::string& data, const Object* params, const F
   const auto bpp = static_cast<std::size_t>(std::max<std::int64_t>(1, (colors * bpc + 7) / 8));
   const auto row = static_cast<std::size_t>((colors * bpc * columns + 7) / 8);
   const std::size_t rows = data.size() / (row + 1);
-  std::string out(rows * row, '\0');
   const std::string zeros(row, '\0');  // the row above the first
   for (std::size_t r = 0; r < rows; ++r) {
     const std::size_t at = r * (row + 1);
     const auto type = static_cast<std::uint8_t>(data[at]);
     const auto* in = reinterpret_cast<const std::uint8_t*>(data.data() + at + 1);
-    auto* cur = reinterpret_cast<std::uint8_t*>(out.data() + r * row);
-    const auto* prev = reinterpret_cast<const std::uint8_t*>(r == 0 ? zeros.data() : out.data() + (r - 1) * row);
+    auto* cur = reinterpret_cast<std::uint8_t*>(data.data() + r * row);
+    const auto* prev = reinterpret_cast<const std::uint8_t*>(r == 0 ? zeros.data() : data.data() + (r - 1) * row);
     switch (type) {
       case 0:
-        std::copy(in, in + row, cur);
+        std::memmove(cur, in, row);
         break;
       case 1:
         for (std::size_t i = 0; i < row; ++i) cur[i] = static_cast<std::uint8_t>(in[i] + (i >= bpp ? cur[i - bpp] : 0));
@@ -69,7 +71,8 @@ std::string unpredict_png(const std::string& data, const Object* params, const F
   if (data.size() % (row + 1) != 0) {
     throw Error(ErrorKind::format, {ctx.file, ctx.part, rows * (row + 1)}, "predicted data ends inside a row");
   }
-  return out;
+  data.resize(rows * row);
+  return data;
 }
 
 // TIFF predictor 2 (§7.4.4.4) for 8-bit components: each byte adds the one a pixel before it.
@@ -95,7 +98,7 @@ std::string apply_predictor(std::string data, const Object* params, const Filter
   const std::int64_t predictor = int_param(params, "Predictor", 1);
   if (predictor == 1) return data;
   if (predictor == 2) return unpredict_tiff(std::move(data), params, ctx);
-  if (predictor >= 10 && predictor <= 15) return unpredict_png(data, params, ctx);
+  if (predictor >= 10 && predictor <= 15) return unpredict_png(std::move(data), params, ctx);
   throw Error(ErrorKind::unsupported, {ctx.file, ctx.part, std::nullopt}, "predictor " + std::to_string(predictor));
 }
 

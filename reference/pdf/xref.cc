@@ -91,8 +91,39 @@ std::uint64_t field(const std::uint8_t* p, std::uint64_t width) {
 
 namespace {
 
-// An xref stream: its dictionary is also the section's trailer.
-Object read_xref_stream(Document& doc, std::uint64_t offset, Entries& entries, std::uint64_t& object_num,
+// A section's entries as read, for a hybrid file's table and stream, which are merged with each
+// other before they count.
+struct EntryList {
+  Entries entries;
+  void reserve(std::uint64_t /*end*/, std::uint64_t count) { entries.reserve(entries.size() + count); }
+  void add(std::uint32_t num, const XrefEntry& entry) { entries.emplace_back(num, entry); }
+};
+
+// The merged chain, filled section by section from the newest: an entry only fills a number no
+// newer section has listed (free ones included), and the first listing in a section counts.
+struct MergedTable {
+  std::vector<XrefEntry>& table;
+  std::uint64_t header_offset;
+  void reserve(std::uint64_t end, std::uint64_t /*count*/) {
+    if (end > table.size()) table.resize(end);
+  }
+  void add(std::uint32_t num, XrefEntry entry) {
+    if (table[num].type != XrefEntry::Type::absent) return;
+    if (entry.type == XrefEntry::Type::offset) entry.offset += header_offset;
+    table[num] = entry;
+  }
+  void add_all(const Entries& entries) {
+    std::uint64_t end = 0;
+    for (const auto& item : entries) end = std::max<std::uint64_t>(end, item.first + 1ull);
+    reserve(end, entries.size());
+    for (const auto& [num, entry] : entries) add(num, entry);
+  }
+};
+
+// An xref stream: its dictionary is also the section's trailer. Entries go straight to `sink`
+// (EntryList or MergedTable), so the main section of a large file is never held twice.
+template <typename Sink>
+Object read_xref_stream(Document& doc, std::uint64_t offset, Sink& sink, std::uint64_t& object_num, std::uint64_t& listed,
                         const std::function<Object(std::uint64_t, std::uint64_t&)>& read_stream_object) {
   const std::string& file = doc.source().name();
   const Limits& limits = doc.limits();
@@ -138,9 +169,10 @@ Object read_xref_stream(Document& doc, std::uint64_t offset, Entries& entries, s
     ranges.emplace_back(0, size->integer);
   }
   const std::string data = doc.stream_decoded(stream, part);
-  std::uint64_t total = 0;
+  std::uint64_t total = 0, end = 0;
   for (const auto& [first, count] : ranges) {
     if (count > 0) check_object_number(first + count - 1, limits, file, part, offset);
+    if (count > 0) end = std::max(end, first + count);
     total += count;
     if (total > data.size() / row + 1) break;
   }
@@ -150,7 +182,8 @@ Object read_xref_stream(Document& doc, std::uint64_t offset, Entries& entries, s
                     " bytes, /Index and /Size ask for more");
   }
   const auto* p = reinterpret_cast<const std::uint8_t*>(data.data());
-  entries.reserve(entries.size() + total);
+  sink.reserve(end, total);
+  listed = total;
   for (const auto& [first, count] : ranges) {
     for (std::uint64_t i = 0; i < count; ++i, p += row) {
       const std::uint64_t kind = widths[0] == 0 ? 1 : field(p, widths[0]);
@@ -169,7 +202,7 @@ Object read_xref_stream(Document& doc, std::uint64_t offset, Entries& entries, s
         entry.type = XrefEntry::Type::free;  // type 0, and unknown types (a reference to null, §7.5.8.3)
         entry.gen = static_cast<std::uint32_t>(std::min<std::uint64_t>(f3, UINT32_MAX));
       }
-      entries.emplace_back(static_cast<std::uint32_t>(first + i), entry);
+      sink.add(static_cast<std::uint32_t>(first + i), entry);
     }
   }
   return stream;
@@ -243,11 +276,12 @@ void Document::load_xref() {
     }
     XrefSection section;
     section.offset = next - header_offset_;
-    Entries entries;
+    MergedTable merged_table{table, header_offset_};
     Object trailer;
     const auto probe_span = static_cast<std::size_t>(std::min<std::uint64_t>(size - next, 4));
     const bool is_table = probe_span == 4 && std::memcmp(source_.map(next, probe_span), "xref", 4) == 0;
     if (is_table) {
+      Entries entries;
       trailer = read_table(source_, next, limits_, entries);
       if (const Object* stm = trailer.get("XRefStm"); stm != nullptr) {
         if (stm->kind != Kind::integer || stm->integer < 0) {
@@ -255,9 +289,10 @@ void Document::load_xref() {
         }
         const std::uint64_t stm_at = static_cast<std::uint64_t>(stm->integer) + header_offset_;
         if (!visited.insert(stm_at).second) throw Error(ErrorKind::format, {file, "xref", stm_at}, "/XRefStm points at a section already read");
-        Entries stream_entries;
-        std::uint64_t stm_num = 0;
-        read_xref_stream(*this, stm_at, stream_entries, stm_num, read_stream_object);
+        EntryList stream_list;
+        std::uint64_t stm_num = 0, stm_listed = 0;
+        read_xref_stream(*this, stm_at, stream_list, stm_num, stm_listed, read_stream_object);
+        const Entries& stream_entries = stream_list.entries;
         // Hybrid (§7.5.8.4): the stream supplies what the table lists as free or omits.
         std::vector<std::pair<std::uint32_t, XrefEntry>> merged;
         std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -274,22 +309,12 @@ void Document::load_xref() {
       } else {
         section.entries = static_cast<std::uint32_t>(entries.size());
       }
+      merged_table.add_all(entries);
     } else {
-      std::uint64_t num = 0;
-      trailer = read_xref_stream(*this, next, entries, num, read_stream_object);
+      std::uint64_t num = 0, listed = 0;
+      trailer = read_xref_stream(*this, next, merged_table, num, listed, read_stream_object);
       section.form = XrefSection::Form::stream;
-      section.entries = static_cast<std::uint32_t>(entries.size());
-    }
-    // Newest wins: an entry only fills a number no newer section has listed (free ones included).
-    std::uint64_t end = 0;
-    for (const auto& item : entries) end = std::max<std::uint64_t>(end, item.first + 1ull);
-    if (end > table.size()) table.resize(end);
-    for (const auto& [num, entry] : entries) {
-      if (table[num].type == XrefEntry::Type::absent) {
-        XrefEntry stored = entry;
-        if (stored.type == XrefEntry::Type::offset) stored.offset += header_offset_;
-        table[num] = stored;
-      }
+      section.entries = static_cast<std::uint32_t>(listed);
     }
     sections_.push_back(section);
     if (newest) trailer_ = trailer;
