@@ -172,6 +172,27 @@ TEST(XrefStream, EveryPngRowTypeDecodes) {
   }
 }
 
+TEST(XrefStream, FirstListingOfANumberInOneSectionCounts) {
+  // /Index [1 2 2 2] lists object 2 twice: at 20 first, then at 30 (and object 3 at 40).
+  const std::vector<Row> rows = {{1, 10, 0}, {1, 20, 0}, {1, 30, 0}, {1, 40, 0}};
+  std::string out = "%PDF-1.5\n" + std::string(60, ' ') + "\n";
+  std::vector<Row> all = rows;
+  all.push_back({1, out.size(), 0});
+  const std::string data = predicted_rows(all);
+  const std::size_t at = out.size();
+  out += "4 0 obj\n<< /Type /XRef /Size 5 /Index [1 2 2 2 4 1] /W [1 4 2] /Filter /FlateDecode /DecodeParms "
+         "<< /Predictor 12 /Columns 7 >> /Length " + std::to_string(data.size()) + " >>\nstream\n" + data +
+         "\nendstream\nendobj\nstartxref\n" + std::to_string(at) + "\n%%EOF\n";
+  auto source = memory_source(out);
+  Document doc(*source);
+  ASSERT_EQ(doc.xref().size(), 5u);
+  EXPECT_EQ(doc.xref()[1].offset, 10u);
+  EXPECT_EQ(doc.xref()[2].offset, 20u);
+  EXPECT_EQ(doc.xref()[3].offset, 40u);
+  EXPECT_EQ(doc.xref()[4].offset, at);
+  EXPECT_EQ(doc.sections()[0].entries, 5u);
+}
+
 TEST(XrefStream, ObjectStreamIsInflatedOnceForItsNeighbours) {
   auto source = memory_source(xref_stream_pdf(true));
   Document doc(*source);
