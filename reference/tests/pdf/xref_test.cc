@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
 #include <set>
 #include <tuple>
 
@@ -82,6 +83,21 @@ TEST(ClassicXref, EntryWithAnUnknownTypeIsAnErrorWithOffset) {
   }
 }
 
+// Ends `out` with an xref stream, object rows.size(), which lists itself last, and startxref.
+// keys go into its dictionary; encode stores the rows (default: PNG Up rows of 7 columns).
+std::string with_xref_stream(std::string out, std::vector<Row> rows, const std::string& keys = "",
+                             const std::string& parms = "/Predictor 12 /Columns 7",
+                             const std::function<std::string(const std::vector<Row>&)>& encode = predicted_rows) {
+  const std::size_t self = rows.size();
+  rows.push_back({1, out.size(), 0});
+  const std::string data = encode(rows);
+  const std::size_t at = out.size();
+  out += std::to_string(self) + " 0 obj\n<< /Type /XRef /Size " + std::to_string(self + 1) + " /W [1 4 2] " + keys +
+         " /Filter /FlateDecode /DecodeParms << " + parms + " >> /Length " + std::to_string(data.size()) +
+         " >>\nstream\n" + data + "\nendstream\nendobj\nstartxref\n" + std::to_string(at) + "\n%%EOF\n";
+  return out;
+}
+
 std::string xref_stream_pdf(bool with_objstm) {
   std::string out = "%PDF-1.5\n";
   std::vector<Row> rows = {{0, 0, 65535}};
@@ -103,15 +119,7 @@ std::string xref_stream_pdf(bool with_objstm) {
     out += "4 0 obj\n<< /Type /ObjStm /N 3 /First " + std::to_string(header.size()) + " /Filter /FlateDecode /Length " +
            std::to_string(packed.size()) + " >>\nstream\n" + packed + "\nendstream\nendobj\n";
   }
-  const std::size_t self = rows.size();
-  rows.push_back({1, out.size(), 0});
-  const std::string data = predicted_rows(rows);
-  const std::size_t at = out.size();
-  out += std::to_string(self) + " 0 obj\n<< /Type /XRef /Size " + std::to_string(self + 1) +
-         " /W [1 4 2] /Root 1 0 R /Filter /FlateDecode /DecodeParms << /Predictor 12 /Columns 7 >> /Length " +
-         std::to_string(data.size()) + " >>\nstream\n" + data + "\nendstream\nendobj\nstartxref\n" + std::to_string(at) +
-         "\n%%EOF\n";
-  return out;
+  return with_xref_stream(out, rows, "/Root 1 0 R");
 }
 
 TEST(XrefStream, PngPredictedFlateStream) {
@@ -151,22 +159,16 @@ TEST(XrefStream, EveryPngRowTypeDecodes) {
   for (std::uint64_t k = 1; k <= 400; ++k) rows.push_back({1, (k * 2654435761u) % 5000 + 9, (k * 40503u) % 65536});
   for (const auto& [colors, columns] : {std::pair{1, 7}, std::pair{7, 1}}) {
     for (const std::vector<int>& types : {std::vector<int>{0, 1, 2, 3, 4}, {4, 4, 3, 1}, {1}, {3}, {4}}) {
-      const std::size_t self = rows.size();
-      std::string out = "%PDF-1.5\n" + std::string(5100, ' ') + "\n";
-      std::vector<Row> all = rows;
-      all.push_back({1, out.size(), 0});
-      const std::string data = png_rows(all, static_cast<std::size_t>(colors), types);
-      const std::size_t at = out.size();
-      out += std::to_string(self) + " 0 obj\n<< /Type /XRef /Size " + std::to_string(self + 1) +
-             " /W [1 4 2] /Filter /FlateDecode /DecodeParms << /Predictor 15 /Colors " + std::to_string(colors) +
-             " /Columns " + std::to_string(columns) + " >> /Length " + std::to_string(data.size()) +
-             " >>\nstream\n" + data + "\nendstream\nendobj\nstartxref\n" + std::to_string(at) + "\n%%EOF\n";
+      const std::string out = with_xref_stream(
+          "%PDF-1.5\n" + std::string(5100, ' ') + "\n", rows, "",
+          "/Predictor 15 /Colors " + std::to_string(colors) + " /Columns " + std::to_string(columns),
+          [&](const std::vector<Row>& all) { return png_rows(all, static_cast<std::size_t>(colors), types); });
       auto source = memory_source(out);
       Document doc(*source);
-      ASSERT_EQ(doc.xref().size(), all.size());
-      for (std::size_t num = 1; num < all.size(); ++num) {
-        EXPECT_EQ(doc.xref()[num].offset, all[num].f2) << "object " << num << ", colors " << colors;
-        EXPECT_EQ(doc.xref()[num].gen, all[num].f3) << "object " << num << ", colors " << colors;
+      ASSERT_EQ(doc.xref().size(), rows.size() + 1);
+      for (std::size_t num = 1; num < rows.size(); ++num) {
+        EXPECT_EQ(doc.xref()[num].offset, rows[num].f2) << "object " << num << ", colors " << colors;
+        EXPECT_EQ(doc.xref()[num].gen, rows[num].f3) << "object " << num << ", colors " << colors;
       }
     }
   }
@@ -175,21 +177,14 @@ TEST(XrefStream, EveryPngRowTypeDecodes) {
 TEST(XrefStream, FirstListingOfANumberInOneSectionCounts) {
   // /Index [1 2 2 2] lists object 2 twice: at 20 first, then at 30 (and object 3 at 40).
   const std::vector<Row> rows = {{1, 10, 0}, {1, 20, 0}, {1, 30, 0}, {1, 40, 0}};
-  std::string out = "%PDF-1.5\n" + std::string(60, ' ') + "\n";
-  std::vector<Row> all = rows;
-  all.push_back({1, out.size(), 0});
-  const std::string data = predicted_rows(all);
-  const std::size_t at = out.size();
-  out += "4 0 obj\n<< /Type /XRef /Size 5 /Index [1 2 2 2 4 1] /W [1 4 2] /Filter /FlateDecode /DecodeParms "
-         "<< /Predictor 12 /Columns 7 >> /Length " + std::to_string(data.size()) + " >>\nstream\n" + data +
-         "\nendstream\nendobj\nstartxref\n" + std::to_string(at) + "\n%%EOF\n";
-  auto source = memory_source(out);
+  const std::string head = "%PDF-1.5\n" + std::string(60, ' ') + "\n";
+  auto source = memory_source(with_xref_stream(head, rows, "/Index [1 2 2 2 4 1]"));
   Document doc(*source);
   ASSERT_EQ(doc.xref().size(), 5u);
   EXPECT_EQ(doc.xref()[1].offset, 10u);
   EXPECT_EQ(doc.xref()[2].offset, 20u);
   EXPECT_EQ(doc.xref()[3].offset, 40u);
-  EXPECT_EQ(doc.xref()[4].offset, at);
+  EXPECT_EQ(doc.xref()[4].offset, head.size());
   EXPECT_EQ(doc.sections()[0].entries, 5u);
 }
 
@@ -309,17 +304,7 @@ TEST(FileOrder, FollowsTheKeyDefinitionOnABrokenXref) {
       {0, 0, 65535}, {1, 40, 0}, {1, 40, 0}, {1, 10, 0}, {2, 3, 5},  {2, 3, 1},  {1, 30, 0},  {1, 30, 0},
       {0, 0, 0},     {2, 6, 2},  {2, 7, 1},  {2, 6, 1}, {2, 8, 0},  {2, 99, 3}, {2, 0, 2},   {2, 1, 0},
       {2, 3, 1},     {2, 7, 0},  {1, 20, 0}, {2, 8, 1}};
-  std::string out = "%PDF-1.5\n" + std::string(60, ' ') + "\n";
-  const std::size_t self = rows.size();
-  std::vector<Row> all = rows;
-  all.push_back({1, out.size(), 0});
-  const std::string data = predicted_rows(all);
-  const std::size_t at = out.size();
-  out += std::to_string(self) + " 0 obj\n<< /Type /XRef /Size " + std::to_string(self + 1) +
-         " /W [1 4 2] /Filter /FlateDecode /DecodeParms << /Predictor 12 /Columns 7 >> /Length " +
-         std::to_string(data.size()) + " >>\nstream\n" + data + "\nendstream\nendobj\nstartxref\n" + std::to_string(at) +
-         "\n%%EOF\n";
-  auto source = memory_source(out);
+  auto source = memory_source(with_xref_stream("%PDF-1.5\n" + std::string(60, ' ') + "\n", rows));
   Document doc(*source);
   const std::vector<std::uint32_t> expected = key_order(doc);
   ASSERT_EQ(expected.size(), 19u);
