@@ -37,12 +37,14 @@ def main():
             problems.append("object streams inflated: %s" % sorted(r.get("objstm_inflated") for r in d["runs"]))
         for r in d["runs"]:
             name = "%s/%s" % (r.get("source"), r.get("threads"))
-            for key in ("source", "cache", "threads", "window_bytes", "median_s", "min_s", "max_s", "kernel_calls",
+            for key in ("source", "cache", "threads", "window_bytes", "median_s", "min_s", "max_s", "setup_s", "kernel_calls",
                         "sweep_kernel_calls", "bytes_copied", "inflate_s", "inflate_only_s", "objstm_inflated", "rss_kb"):
                 if key not in r:
                     problems.append("run %s lacks %s" % (name, key))
             if not 0 < r.get("min_s", 0) <= r.get("median_s", 0) <= r.get("max_s", 0):
                 problems.append("run %s has inconsistent times" % name)
+            if not 0 < r.get("setup_s", 0) < r.get("max_s", 0):
+                problems.append("run %s: setup_s %s is not a part of the pass" % (name, r.get("setup_s")))
             extra_open = r["sweep_kernel_calls"]["open"] if "sweep_kernel_calls" in r else None
             wanted = 1 if r.get("threads") == 2 and r.get("source") != "whole" else 0
             if r.get("threads") == 2 and os.cpu_count() == 1:

@@ -132,6 +132,7 @@ long rss_kb() {
 
 struct Sample {
   double seconds = 0;
+  double setup_seconds = 0;  // open (the whole xref chain) and the page walk: serial at any thread count
   SourceCounts counts;  // the whole pass, every worker's source
   SweepResult sweep;    // the object sweep alone (after the xref and page-tree walk)
   std::uint64_t pages = 0;
@@ -146,6 +147,7 @@ Sample index_once(const std::string& path, const SourceOptions& options, unsigne
   auto source = open_source(path, options);
   Document document(*source);
   s.pages = document.page_count();
+  s.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const SourceCounts before = source->counts();
   s.sweep = sweep_objects(document, threads);
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -215,13 +217,15 @@ void run_bench(const BenchOptions& o) {
       const Sample& first = samples.front();
       objects = first.sweep.items;
       pages = first.pages;
-      std::vector<double> times;
+      std::vector<double> times, setup_times;
       double inflate = 0;
       for (const auto& s : samples) {
         times.push_back(s.seconds);
+        setup_times.push_back(s.setup_seconds);
         inflate += s.sweep.stats.inflate_seconds;
       }
       std::sort(times.begin(), times.end());
+      std::sort(setup_times.begin(), setup_times.end());
       inflate /= static_cast<double>(samples.size());
       if (!runs_json.empty()) runs_json += ",";
       runs_json += "{\"source\":\"" + std::string(to_string(kind)) + "\",\"cache\":\"" + (o.cold ? "cold" : "warm") +
@@ -229,6 +233,7 @@ void run_bench(const BenchOptions& o) {
                    ",\"window_bytes\":" + std::to_string(kind == SourceKind::mapped ? o.window : 0) +
                    ",\"runs\":" + std::to_string(samples.size()) + ",\"median_s\":" + number_text(times[times.size() / 2]) +
                    ",\"min_s\":" + number_text(times.front()) + ",\"max_s\":" + number_text(times.back()) +
+                   ",\"setup_s\":" + number_text(setup_times[setup_times.size() / 2]) +
                    ",\"kernel_calls\":" + calls_json(first.counts) + ",\"sweep_kernel_calls\":" + calls_json(first.sweep.counts) +
                    ",\"bytes_copied\":" + std::to_string(first.counts.bytes_copied) +
                    ",\"inflate_s\":" + number_text(inflate) + ",\"inflate_only_s\":" + number_text(inflate_only[threads]) +
