@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -337,34 +338,41 @@ Object Parser::parse_literal_string() {
     pos_ = end;
     return o;
   }
-  // From here every byte up to the closing parenthesis at end - 1 is in the buffer.
-  o.bytes.reserve(end - start - 2);
+  // From here every byte up to the closing parenthesis at end - 1 is in the buffer. Decoding
+  // never lengthens (an escape or CR LF becomes one byte or none), so the value is written
+  // through a pointer into its final buffer and cut to length at the end.
+  o.bytes.resize(end - start - 2);
+  char* out = o.bytes.data();
   ++pos_;  // '('
   int nesting = 1;
   for (std::size_t next_stop = 0;;) {
     // Copy the run of bytes that need no interpretation in one go, up to the next byte to
     // interpret (escapes consume the bytes they escape, so the stops stay in step).
     const std::size_t stop = next_stop < stop_count ? stops[next_stop++] : specials.next(pos_);
-    o.bytes.append(reinterpret_cast<const char*>(data_ + pos_), stop - pos_);
+    std::memcpy(out, data_ + pos_, stop - pos_);
+    out += stop - pos_;
     pos_ = stop;
     const std::uint8_t c = data_[pos_++];
     if (c == '(') {
       ++nesting;
     } else if (c == ')') {
-      if (--nesting == 0) return o;
+      if (--nesting == 0) {
+        o.bytes.resize(static_cast<std::size_t>(out - o.bytes.data()));
+        return o;
+      }
     } else if (c == '\r') {
       // An unescaped end-of-line inside a string reads as one LF (§7.3.4.2).
       if (data_[pos_] == '\n') ++pos_;
-      o.bytes += '\n';
+      *out++ = '\n';
       continue;
     } else if (c == '\\') {
       const std::uint8_t e = data_[pos_++];
       switch (e) {
-        case 'n': o.bytes += '\n'; break;
-        case 'r': o.bytes += '\r'; break;
-        case 't': o.bytes += '\t'; break;
-        case 'b': o.bytes += '\b'; break;
-        case 'f': o.bytes += '\f'; break;
+        case 'n': *out++ = '\n'; break;
+        case 'r': *out++ = '\r'; break;
+        case 't': *out++ = '\t'; break;
+        case 'b': *out++ = '\b'; break;
+        case 'f': *out++ = '\f'; break;
         case '\r':
           if (data_[pos_] == '\n') ++pos_;
           break;
@@ -375,14 +383,14 @@ Object Parser::parse_literal_string() {
             for (int k = 0; k < 2 && data_[pos_] >= '0' && data_[pos_] <= '7'; ++k) {
               value = value * 8 + (data_[pos_++] - '0');
             }
-            o.bytes += static_cast<char>(value & 0xFF);
+            *out++ = static_cast<char>(value & 0xFF);
           } else {
-            o.bytes += static_cast<char>(e);  // \( \) \\ and unknown escapes: the character itself
+            *out++ = static_cast<char>(e);  // \( \) \\ and unknown escapes: the character itself
           }
       }
       continue;
     }
-    o.bytes += static_cast<char>(c);
+    *out++ = static_cast<char>(c);
   }
 }
 
