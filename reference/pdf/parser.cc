@@ -292,6 +292,10 @@ Object Parser::parse_name() {
   const std::string_view raw = regular_token();
   Object o;
   o.kind = Kind::name;
+  if (raw.find('#') == std::string_view::npos) {  // most names: one copy
+    o.bytes.assign(raw);
+    return o;
+  }
   o.bytes.reserve(raw.size());
   for (std::size_t i = 0; i < raw.size(); ++i) {
     if (raw[i] == '#' && i + 2 < raw.size() && hex_value(raw[i + 1]) >= 0 && hex_value(raw[i + 2]) >= 0) {

@@ -5,6 +5,7 @@
 #include <functional>
 #include <set>
 #include <string_view>
+#include <utility>
 
 #include "docconform/error.h"
 #include "document_impl.h"
@@ -120,13 +121,19 @@ struct MergedTable {
   }
 };
 
-// An xref stream: its dictionary is also the section's trailer. Entries go straight to `sink`
-// (EntryList or MergedTable), so the main section of a large file is never held twice.
+struct XrefStreamSection {
+  Object dictionary;       // also the section's trailer
+  std::uint64_t listed = 0;  // entries the section lists
+};
+
+// An xref stream. Entries go straight to `sink` (EntryList or MergedTable), so the main section
+// of a large file is never held twice.
 template <typename Sink>
-Object read_xref_stream(Document& doc, std::uint64_t offset, Sink& sink, std::uint64_t& object_num, std::uint64_t& listed,
-                        const std::function<Object(std::uint64_t, std::uint64_t&)>& read_stream_object) {
+XrefStreamSection read_xref_stream(Document& doc, std::uint64_t offset, Sink& sink,
+                                   const std::function<Object(std::uint64_t, std::uint64_t&)>& read_stream_object) {
   const std::string& file = doc.source().name();
   const Limits& limits = doc.limits();
+  std::uint64_t object_num = 0;
   Object stream = read_stream_object(offset, object_num);
   const std::string part = "xref stream " + std::to_string(object_num);
   const Object* type = stream.get("Type");
@@ -183,7 +190,6 @@ Object read_xref_stream(Document& doc, std::uint64_t offset, Sink& sink, std::ui
   }
   const auto* p = reinterpret_cast<const std::uint8_t*>(data.data());
   sink.reserve(end, total);
-  listed = total;
   for (const auto& [first, count] : ranges) {
     for (std::uint64_t i = 0; i < count; ++i, p += row) {
       const std::uint64_t kind = widths[0] == 0 ? 1 : field(p, widths[0]);
@@ -205,7 +211,7 @@ Object read_xref_stream(Document& doc, std::uint64_t offset, Sink& sink, std::ui
       sink.add(static_cast<std::uint32_t>(first + i), entry);
     }
   }
-  return stream;
+  return {std::move(stream), total};
 }
 
 }  // namespace
@@ -290,8 +296,7 @@ void Document::load_xref() {
         const std::uint64_t stm_at = static_cast<std::uint64_t>(stm->integer) + header_offset_;
         if (!visited.insert(stm_at).second) throw Error(ErrorKind::format, {file, "xref", stm_at}, "/XRefStm points at a section already read");
         EntryList stream_list;
-        std::uint64_t stm_num = 0, stm_listed = 0;
-        read_xref_stream(*this, stm_at, stream_list, stm_num, stm_listed, read_stream_object);
+        read_xref_stream(*this, stm_at, stream_list, read_stream_object);
         const Entries& stream_entries = stream_list.entries;
         // Hybrid (§7.5.8.4): the stream supplies what the table lists as free or omits.
         std::vector<std::pair<std::uint32_t, XrefEntry>> merged;
@@ -311,10 +316,10 @@ void Document::load_xref() {
       }
       merged_table.add_all(entries);
     } else {
-      std::uint64_t num = 0, listed = 0;
-      trailer = read_xref_stream(*this, next, merged_table, num, listed, read_stream_object);
+      XrefStreamSection read = read_xref_stream(*this, next, merged_table, read_stream_object);
+      trailer = std::move(read.dictionary);
       section.form = XrefSection::Form::stream;
-      section.entries = static_cast<std::uint32_t>(listed);
+      section.entries = static_cast<std::uint32_t>(read.listed);
     }
     sections_.push_back(section);
     if (newest) trailer_ = trailer;
