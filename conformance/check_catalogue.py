@@ -1,0 +1,56 @@
+#!/usr/bin/python3
+"""Checks the case catalogue: every case file of conformance/cases/<format>/ has one row in its
+directory's CASES.tsv (case, verdict, what it tests, rule source), the verdict is the letter of
+the file's prefix (y_ must accept, n_ must reject, i_ implementation-defined), no field is empty,
+and no row names a file that is not there.
+Usage: check_catalogue.py CASES_DIR -> exit 0, or 1 with one line per fault."""
+import os
+import sys
+
+HEADER = ["case", "verdict", "what it tests", "rule source"]
+
+
+def faults(cases_dir):
+    for fmt in sorted(os.listdir(cases_dir)):
+        folder = os.path.join(cases_dir, fmt)
+        if not os.path.isdir(folder) or os.path.islink(folder):
+            continue  # pdf3 is the pdf folder read at level 3
+        files = {f for f in os.listdir(folder) if f[:2] in ("y_", "n_", "i_")}
+        path = os.path.join(folder, "CASES.tsv")
+        if not os.path.exists(path):
+            yield "%s: no CASES.tsv" % fmt
+            continue
+        lines = open(path, encoding="utf-8").read().splitlines()
+        if not lines or lines[0].split("\t") != HEADER:
+            yield "%s/CASES.tsv: the header is not %s" % (fmt, "\\t".join(HEADER))
+            continue
+        listed = set()
+        for number, line in enumerate(lines[1:], 2):
+            fields = line.split("\t")
+            where = "%s/CASES.tsv:%d" % (fmt, number)
+            if len(fields) != 4 or any(not f.strip() for f in fields):
+                yield "%s: want 4 non-empty tab-separated fields" % where
+                continue
+            name, verdict = fields[0], fields[1]
+            if name in listed:
+                yield "%s: %s is listed twice" % (where, name)
+            listed.add(name)
+            if name not in files:
+                yield "%s: %s is not a case file of %s" % (where, name, fmt)
+            elif verdict != name[0]:
+                yield "%s: verdict %r, but the file's prefix says %r" % (where, verdict, name[0])
+        for name in sorted(files - listed):
+            yield "%s/CASES.tsv: no row for %s" % (fmt, name)
+
+
+def main():
+    found = list(faults(sys.argv[1]))
+    for line in found:
+        print(line)
+    if not found:
+        print("catalogue ok")
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
