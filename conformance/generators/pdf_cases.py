@@ -55,29 +55,60 @@ class Builder:
         self.data += out + b"trailer\n" + trailer + b"\nstartxref\n%d\n%%%%EOF\n" % at
         return at
 
-    def xref_stream(self, num, rows, extra, predictor=True):
-        """rows: list of (num, type, f2, f3); the stream's own row is added."""
+    def xref_stream(self, num, rows, extra, predictor=b"png", row_types=(2,)):
+        """rows: list of (num, type, f2, f3); the stream's own row is added. predictor: b"png"
+        (row k encoded with PNG filter type row_types[k % len(row_types)]), b"tiff" (TIFF
+        predictor 2) or None (no filter)."""
         at = len(self.data)
         rows = sorted(rows + [(num, 1, at, 0)])
         index, packed, prev = [], b"", bytes(7)
-        for n, t, f2, f3 in rows:
+        for k, (n, t, f2, f3) in enumerate(rows):
             if index and n == index[-1][0] + index[-1][1]:
                 index[-1][1] += 1
             else:
                 index.append([n, 1])
             row = struct.pack(">BIH", t, f2, f3)
-            if predictor:
-                packed += b"\x02" + bytes((row[i] - prev[i]) & 0xFF for i in range(7))
+            if predictor == b"png":
+                kind = row_types[k % len(row_types)]
+                packed += bytes([kind]) + png_filter(kind, row, prev)
                 prev = row
+            elif predictor == b"tiff":
+                packed += bytes((row[i] - (row[i - 1] if i else 0)) & 0xFF for i in range(7))
             else:
                 packed += row
         dict_body = b"/Type /XRef /W [1 4 2] /Index [%s] " % b" ".join(b"%d %d" % (a, c) for a, c in index) + extra
         if predictor:
             packed = zlib.compress(packed)
-            dict_body += b" /Filter /FlateDecode /DecodeParms << /Predictor 12 /Columns 7 >>"
+            parms = b"/Predictor 2 /Colors 1 /BitsPerComponent 8" if predictor == b"tiff" else \
+                b"/Predictor %d" % (12 if row_types == (2,) else 15)
+            dict_body += b" /Filter /FlateDecode /DecodeParms << %s /Columns 7 >>" % parms
         self.stream(num, dict_body, packed)
         self.data += b"startxref\n%d\n%%%%EOF\n" % at
         return at
+
+
+def png_filter(kind, row, prev):
+    """One row under PNG filter type `kind` (0 None, 1 Sub, 2 Up, 3 Average, 4 Paeth), one byte per
+    pixel (RFC 2083 6)."""
+    out = bytearray()
+    for i, x in enumerate(row):
+        left = row[i - 1] if i else 0
+        up = prev[i]
+        upleft = prev[i - 1] if i else 0
+        if kind == 0:
+            pred = 0
+        elif kind == 1:
+            pred = left
+        elif kind == 2:
+            pred = up
+        elif kind == 3:
+            pred = (left + up) // 2
+        else:
+            p = left + up - upleft
+            pa, pb, pc = abs(p - left), abs(p - up), abs(p - upleft)
+            pred = left if pa <= pb and pa <= pc else up if pb <= pc else upleft
+        out.append((x - pred) & 0xFF)
+    return bytes(out)
 
 
 def one_page(b, extra_page=b""):
@@ -112,11 +143,11 @@ def objstm_file(n=b"3", first=None, header_nums=(1, 2, 3), xref_index_shift=0, s
     return bytes(b.data)
 
 
-def xref_stream_plain():
+def xref_stream_plain(predictor=b"png", row_types=(2,)):
     b = Builder()
     one_page(b)
     rows = [(0, 0, 0, 65535)] + [(n, 1, b.offsets[n], 0) for n in (1, 2, 3)]
-    b.xref_stream(4, rows, b"/Size 5 /Root 1 0 R")
+    b.xref_stream(4, rows, b"/Size 5 /Root 1 0 R", predictor, row_types)
     return bytes(b.data)
 
 
@@ -295,6 +326,8 @@ CASES = {
     "y_classic_21_byte_entries.pdf": classic(b" \r\n"),
     "y_classic_space_lf_entries.pdf": classic(b" \n"),
     "y_xref_stream_png_up.pdf": xref_stream_plain(),
+    "y_xref_stream_png_every_row_type.pdf": xref_stream_plain(row_types=(0, 1, 3, 4, 2)),
+    "y_xref_stream_tiff_predictor.pdf": xref_stream_plain(b"tiff"),
     "y_object_stream.pdf": objstm_file(),
     "y_hybrid_xrefstm.pdf": hybrid(),
     "y_update_table_replace_delete.pdf": with_update(False),
