@@ -19,7 +19,6 @@
 namespace docconform::sst {
 namespace {
 
-constexpr std::size_t io_buffer_bytes = 1u << 20;
 constexpr std::size_t huge_page_bytes = 2u << 20;
 constexpr std::size_t max_record_bytes = 4 + 8224;
 
@@ -48,7 +47,7 @@ void close_output(int& fd, const std::string& path) {
 // the header is still there, otherwise written back into the file with pwrite.
 class RandomAccessFileSink final : public RecordSink {
  public:
-  explicit RandomAccessFileSink(std::string path) : path_(std::move(path)), fd_(open_output(path_)), buffer_(io_buffer_bytes) {}
+  explicit RandomAccessFileSink(std::string path) : path_(std::move(path)), fd_(open_output(path_)), buffer_(file_sink_buffer_bytes) {}
   ~RandomAccessFileSink() override {
     if (fd_ >= 0) ::close(fd_);
   }
@@ -69,11 +68,12 @@ class RandomAccessFileSink final : public RecordSink {
     if (length > 8224) throw oversized_record();
     std::uint8_t field[2];
     store_u16(field, static_cast<std::uint32_t>(length));
-    if (header_at_ >= flushed_) {
-      std::memcpy(&buffer_[header_at_ - flushed_ + 2], field, 2);
-    } else {
-      pwrite_all(field, 2, header_at_ + 2);
-    }
+    // The header was written byte by byte, so a flush may have fallen inside it, even between
+    // the two bytes of the length: the flushed part goes to the file, the rest to the buffer.
+    const std::uint64_t at = header_at_ + 2;
+    const std::size_t in_file = at >= flushed_ ? 0 : static_cast<std::size_t>(std::min<std::uint64_t>(2, flushed_ - at));
+    if (in_file > 0) pwrite_all(field, in_file, at);
+    if (in_file < 2) std::memcpy(&buffer_[at + in_file - flushed_], field + in_file, 2 - in_file);
   }
   std::uint8_t* claim(std::size_t bytes) override {
     if (bytes > max_record_bytes) throw oversized_record();
@@ -118,7 +118,7 @@ class RandomAccessFileSink final : public RecordSink {
 // record buffer and written, header first, once it ends.
 class SequentialSink : public RecordSink {
  public:
-  SequentialSink() : buffer_(io_buffer_bytes), record_(max_record_bytes) {}
+  SequentialSink() : buffer_(file_sink_buffer_bytes), record_(max_record_bytes) {}
 
   void begin_record(std::uint16_t type) override {
     record_type_ = type;
@@ -212,7 +212,7 @@ class StreamFileSink final : public SequentialSink {
 // cost well below the serialization itself.
 class ZlibFileSink final : public SequentialSink {
  public:
-  explicit ZlibFileSink(std::string path) : file_(std::move(path)), out_(io_buffer_bytes) {
+  explicit ZlibFileSink(std::string path) : file_(std::move(path)), out_(file_sink_buffer_bytes) {
     if (deflateInit(&stream_, 1) != Z_OK) throw Error(ErrorKind::io, {file_.path(), "", std::nullopt}, "deflateInit failed");
   }
   ~ZlibFileSink() override { deflateEnd(&stream_); }
@@ -249,7 +249,7 @@ class Lz4FileSink final : public SequentialSink {
  public:
   explicit Lz4FileSink(std::string path) : file_(std::move(path)) {
     if (LZ4F_isError(LZ4F_createCompressionContext(&context_, LZ4F_VERSION))) fail("LZ4F_createCompressionContext");
-    out_.resize(LZ4F_compressBound(io_buffer_bytes, nullptr));
+    out_.resize(LZ4F_compressBound(file_sink_buffer_bytes, nullptr));
     const std::size_t header = LZ4F_compressBegin(context_, out_.data(), out_.size(), nullptr);
     if (LZ4F_isError(header)) fail("LZ4F_compressBegin");
     file_.write(out_.data(), header);
@@ -257,7 +257,7 @@ class Lz4FileSink final : public SequentialSink {
   ~Lz4FileSink() override { LZ4F_freeCompressionContext(context_); }
 
  protected:
-  // The sequential sink drains at most its buffer (io_buffer_bytes) at a time.
+  // The sequential sink drains at most its buffer (file_sink_buffer_bytes) at a time.
   void drain(const std::uint8_t* data, std::size_t size) override {
     const std::size_t n = LZ4F_compressUpdate(context_, out_.data(), out_.size(), data, size, nullptr);
     if (LZ4F_isError(n)) fail("LZ4F_compressUpdate");
@@ -296,7 +296,7 @@ std::string inflate_whole(const std::string& path, const std::string& packed) {
   z_stream z{};
   if (inflateInit(&z) != Z_OK) throw Error(ErrorKind::io, {path, "", std::nullopt}, "inflateInit failed");
   std::string out;
-  std::vector<char> buffer(io_buffer_bytes);
+  std::vector<char> buffer(file_sink_buffer_bytes);
   z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(packed.data()));
   z.avail_in = static_cast<uInt>(packed.size());
   int status = Z_OK;
@@ -321,7 +321,7 @@ std::string lz4_decompress_whole(const std::string& path, const std::string& pac
     throw Error(ErrorKind::io, {path, "", std::nullopt}, "LZ4F_createDecompressionContext failed");
   }
   std::string out;
-  std::vector<char> buffer(io_buffer_bytes);
+  std::vector<char> buffer(file_sink_buffer_bytes);
   std::size_t at = 0;
   std::size_t hint = 1;  // 0 once a frame is complete
   while (at < packed.size() && hint != 0) {

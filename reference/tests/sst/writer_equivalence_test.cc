@@ -140,6 +140,42 @@ TEST(WriterEquivalence, RandomAccessFileBackPatchesFlushedHeaders) {
   std::filesystem::remove(path);
 }
 
+// Unknown-length records (the naive writer's way) whose header starts at `header_at`: filler
+// records up to there, then one record of 300 data bytes (both bytes of its length non-zero).
+void records_with_header_at(RecordSink& sink, std::uint64_t header_at) {
+  auto record = [&](std::size_t data) {
+    sink.begin_record(record_continue);
+    for (std::size_t i = 0; i < data; ++i) sink.put_byte(static_cast<std::uint8_t>(i * 7));
+    sink.end_record();
+  };
+  while (header_at - sink.position() >= 2 * (4 + 8224)) record(8224);
+  const std::uint64_t left = header_at - sink.position();
+  record(static_cast<std::size_t>(left / 2 - 4));
+  record(static_cast<std::size_t>(left - left / 2 - 4));
+  ASSERT_EQ(sink.position(), header_at);
+  record(300);
+}
+
+TEST(WriterEquivalence, RandomAccessFileBackPatchesHeadersThatStraddleAFlush) {
+  // A header starting 1, 2 or 3 bytes before the buffer's end is split by the flush, its length
+  // field wholly or partly in the file.
+  const auto dir = std::filesystem::temp_directory_path() / ("sst_straddle_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  for (const std::uint64_t boundary : {file_sink_buffer_bytes, 2 * file_sink_buffer_bytes}) {
+    for (std::uint64_t before = 0; before <= 5; ++before) {
+      const std::uint64_t header_at = boundary - before;
+      MemorySink memory;
+      records_with_header_at(memory, header_at);
+      const std::string path = (dir / std::to_string(header_at)).string();
+      auto file = make_file_sink(SinkKind::file, path);
+      records_with_header_at(*file, header_at);
+      file->finish();
+      EXPECT_EQ(read_sink_file(SinkKind::file, path), std::string(memory.bytes())) << "header at " << header_at;
+    }
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST(WriterEquivalence, TruncatedCompressedSinkFilesAreFormatErrors) {
   const SstTable table = boundary_sweep(7, 50);
   const auto dir = std::filesystem::temp_directory_path() / ("sst_truncated_" + std::to_string(::getpid()));

@@ -37,6 +37,9 @@ class RecordSink {
 };
 
 enum class SinkKind { memory, file, stream, zlib, lz4 };
+
+// The file sinks write through a buffer of this size (a record header may straddle its flushes).
+inline constexpr std::size_t file_sink_buffer_bytes = 1u << 20;
 const char* to_string(SinkKind kind);
 SinkKind parse_sink_kind(std::string_view name);  // throws Error(usage)
 
