@@ -144,6 +144,7 @@ WorkbookIndex index_workbook(const Package& package, const LoadOptions& options)
       sheet.name = entry.name;
       sheet.state = entry.state;
       sheet.part = r.target;
+      sheet.entry = package.entry_name(*package.find(r.target));
       if (r.type == "worksheet") {
         sheet.kind = SheetKind::worksheet;
         index.worksheet_of_sheet.push_back(index.worksheet_parts.size());

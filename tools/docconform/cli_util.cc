@@ -1,5 +1,7 @@
 #include "cli_util.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cerrno>
 #include <charconv>
 #include <cstdlib>
@@ -133,6 +135,10 @@ std::uint64_t parse_limit_value(const std::string& name, const std::string& text
     throw Error(ErrorKind::usage, {}, "--limit " + name + ": not a byte count or number: " + text);
   }
   return value << shift;
+}
+
+std::string json_quoted(const std::string& text) {
+  return nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace docconform::cli

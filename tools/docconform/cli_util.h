@@ -34,6 +34,9 @@ std::vector<TsvRow> read_tsv(const std::string& path);
 // source tree the binary was built from.
 std::string default_root();
 
+// text as a JSON string literal, quotes included (bytes that are not UTF-8 become U+FFFD).
+std::string json_quoted(const std::string& text);
+
 // The path of the running docconform binary, for adapters that call the CLI.
 std::string self_executable();
 

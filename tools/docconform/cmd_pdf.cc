@@ -180,11 +180,6 @@ std::string calls_json(const SourceCounts& c) {
          ",\"total\":" + std::to_string(c.total_calls()) + "}";
 }
 
-void json_string(std::string& out, const std::string& text) {
-  std::u16string units(text.begin(), text.end());
-  append_quoted(out, units);
-}
-
 void run_bench(const BenchOptions& o) {
   if (o.cold == o.warm) throw Error(ErrorKind::usage, {}, "bench pdf: give exactly one of --cold or --warm");
   std::vector<SourceKind> kinds;
@@ -196,7 +191,7 @@ void run_bench(const BenchOptions& o) {
   if (inflate_only.count(1) == 0) inflate_only[1] = inflate_only_seconds(o.file, 1, o.runs);
 
   std::string out = "{\"file\":";
-  json_string(out, o.file);
+  out += json_quoted(o.file);
   std::string runs_json;
   std::uint64_t objects = 0, pages = 0, size = 0;
   for (const SourceKind kind : kinds) {

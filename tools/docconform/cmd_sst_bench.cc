@@ -161,21 +161,6 @@ std::map<std::string, std::string> run_poi(const std::string& sst_records, const
   return values;
 }
 
-void json_string(std::string& out, const std::string& text) {
-  out += '"';
-  for (const char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      out += ' ';
-    } else {
-      out += c;
-    }
-  }
-  out += '"';
-}
-
 void bench(const BenchOptions& o) {
   std::cerr << "bench sst: generating " << o.count << " strings (" << o.mix << ", seed " << o.seed << ")\n";
   const SstTable table = generate_strings(o.count, parse_mix(o.mix), o.seed);
@@ -211,7 +196,7 @@ void bench(const BenchOptions& o) {
 
   std::string out = "{\"format\":\"sst\",\"count\":" + std::to_string(o.count);
   out += ",\"mix\":";
-  json_string(out, o.mix);
+  out += json_quoted(o.mix);
   out += ",\"seed\":" + std::to_string(o.seed) + ",\"repeat\":" + std::to_string(o.repeat);
   out += ",\"sst_bytes\":" + std::to_string(reference.size());
   out += ",\"sha256\":\"" + expected + "\",\"identical\":" + (identical ? "true" : "false");
@@ -256,7 +241,7 @@ void bench(const BenchOptions& o) {
     out += "null";
   } else if (poi.count("error")) {
     out += "{\"error\":";
-    json_string(out, poi["error"]);
+    out += json_quoted(poi["error"]);
     out += "}";
   } else {
     out += "{\"median_s\":" + poi["median_s"] + ",\"min_s\":" + poi["min_s"] + ",\"max_s\":" + poi["max_s"] +

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <ctime>
 #include <fstream>
 #include <iostream>
@@ -153,8 +154,11 @@ double inflate_parts(const std::string& bytes, const std::string& label, const s
   const double cpu0 = process_cpu_s();
   const double t0 = now_s();
   for (const auto& name : names) {
-    zip_file_t* f = zip_fopen(zip, name.c_str(), ZIP_FL_NOCASE);
-    if (f == nullptr) continue;
+    zip_file_t* f = zip_fopen(zip, name.c_str(), 0);
+    if (f == nullptr) {
+      zip_discard(zip);
+      throw Error(ErrorKind::format, {label, name, std::nullopt}, "the floor cannot open this entry");
+    }
     while (zip_fread(f, buffer.data(), buffer.size()) > 0) {
     }
     zip_fclose(f);
@@ -170,7 +174,7 @@ double inflate_parts(const std::string& bytes, const std::string& label, const s
 std::vector<std::string> worksheet_parts(const std::string& bytes, const std::string& label) {
   std::vector<std::string> parts;
   for (const auto& sheet : xlsx::load_workbook(bytes, xlsx::LoadOptions{}, label).sheets) {
-    if (sheet.kind == xlsx::SheetKind::worksheet) parts.push_back(sheet.part);
+    if (sheet.kind == xlsx::SheetKind::worksheet) parts.push_back(sheet.entry);
   }
   return parts;
 }
@@ -206,6 +210,7 @@ std::string load_average() {
 }
 
 std::string number(double v) {
+  if (!std::isfinite(v)) return "null";  // e.g. a ratio over a zero-time floor: JSON has no inf
   std::ostringstream s;
   s.precision(6);
   s << v;
@@ -272,7 +277,7 @@ void run_bench(const BenchFlags& flags) {
   const double base_median = median(runs.front().wall);
   if (flags.json) {
     std::ostringstream j;
-    j << "{\n  \"file\": \"" << flags.file << "\",\n  \"bytes\": " << bytes.size() << ",\n  \"cells\": " << cells
+    j << "{\n  \"file\": " << json_quoted(flags.file) << ",\n  \"bytes\": " << bytes.size() << ",\n  \"cells\": " << cells
       << ",\n  \"repeat\": " << repeat << ",\n  \"inflate_mode\": \"" << flags.inflate << "\",\n  \"chunk_bytes\": "
       << flags.chunk_bytes << ",\n  \"hardware_threads\": " << hardware_threads()
       << ",\n  \"load_average_1min\": " << load_average() << ",\n  \"inflate_only_s\": " << number(floor) << ",\n  \"inflate_only_cpu_s\": " << number(floor_cpu_s)

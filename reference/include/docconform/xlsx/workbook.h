@@ -127,7 +127,8 @@ struct Sheet {
   std::u16string name;
   SheetState state = SheetState::visible;
   SheetKind kind = SheetKind::worksheet;
-  std::string part;                 // zip entry name of the sheet part
+  std::string part;                 // the sheet's part name, as its relationship resolves
+  std::string entry;                // the zip entry holding it, spelled as in the zip
   std::vector<Segment> segments;    // rows in document order, split where the sheet was split
   std::vector<std::u16string> merged_cells;
   std::vector<Comment> comments;
