@@ -215,4 +215,21 @@ def pdf_deflate_bomb_ratio_700():
     return objstm_bomb(1 << 30, 8192)
 
 
+
+
+def pdf_predictor_row_gigabyte():
+    """An xref stream whose predictor rows would be 1 GiB each (/Colors 32, 16 bits, 2^24
+    columns) over a few bytes of data."""
+    return xref_stream_with(b"/Size 5/W[1 4 2]/Filter/FlateDecode/DecodeParms<</Predictor 12/Colors 32"
+                            b"/BitsPerComponent 16/Columns 16777216>>", rows=zlib.compress(b"\x02" + bytes(34)))
+
+
+def pdf_table_subsection_wraps():
+    """A classic table subsection starting at 2^64 - 1: its first + count must not wrap."""
+    pdf, trailer = basic()
+    at = len(pdf.out)
+    pdf.out += b"xref\n18446744073709551615 4\n" + b"0000000000 65535 f \n" * 4 + b"trailer\n" + trailer + b"\n"
+    return pdf.finish(at)
+
+
 KINDS = {name: fn for name, fn in list(globals().items()) if name.startswith("pdf_") and callable(fn)}

@@ -32,7 +32,7 @@ std::string unpredict_png(std::string data, const Object* params, const FilterCo
   const auto bpp = static_cast<std::size_t>(std::max<std::int64_t>(1, (colors * bpc + 7) / 8));
   const auto row = static_cast<std::size_t>((colors * bpc * columns + 7) / 8);
   const std::size_t rows = data.size() / (row + 1);
-  const std::string zeros(row, '\0');  // the row above the first
+  const std::string zeros(rows > 0 ? row : 0, '\0');  // the row above the first (sized by the data, never by /Columns alone)
   for (std::size_t r = 0; r < rows; ++r) {
     const std::size_t at = r * (row + 1);
     const auto type = static_cast<std::uint8_t>(data[at]);

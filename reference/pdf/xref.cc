@@ -48,7 +48,9 @@ Object read_table(ByteSource& source, std::uint64_t offset, const Limits& limits
         const std::uint64_t subsection_at = parser.offset();
         const std::uint64_t first = parser.parse_uint("subsection start (or 'trailer')");
         const std::uint64_t count = parser.parse_uint("subsection count");
-        check_object_number(first + count - (count > 0 ? 1 : 0), limits, file, part, subsection_at);
+        // first is checked alone, so the sum of two 64-bit numbers read from the file cannot wrap.
+        check_object_number(first, limits, file, part, subsection_at);
+        if (count > 0) check_object_number(first + std::min<std::uint64_t>(count - 1, UINT32_MAX), limits, file, part, subsection_at);
         // Each entry takes at least 5 bytes; a count the remaining bytes cannot hold is a lie.
         if (count > (available - parser.pos()) / 5) {
           throw Error(ErrorKind::format, {file, part, subsection_at},
