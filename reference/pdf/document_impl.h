@@ -16,6 +16,9 @@ struct Cluster {
   std::string data;  // decoded object stream
   std::uint64_t first = 0;
   std::vector<std::pair<std::uint32_t, std::uint64_t>> slots;  // (object number, offset from /First)
+  // (object number, slot) sorted, built on the first lookup whose xref index misses: a file
+  // whose every index is wrong costs a binary search per object, not a scan of the header.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> by_number;
   std::uint64_t last_use = 0;
 };
 

@@ -81,17 +81,24 @@ Object Document::compressed(std::uint32_t num, const XrefEntry& entry) {
     it = clusters.end() - 1;
   }
   it->last_use = ++impl_->clock;
-  const Cluster& cluster = *it;
+  Cluster& cluster = *it;
   const PartName part = PartName::object(num, 0, stream_num);
-  // The xref's index is a hint: when that slot holds another object, the header is searched
-  // (the stream's own header is authoritative for which object sits where).
+  // The xref's index is a hint: when that slot holds another object, the header decides (the
+  // stream's own header is authoritative for which object sits where; its first listing wins).
   std::size_t slot = entry.index;
   if (slot >= cluster.slots.size() || cluster.slots[slot].first != num) {
-    const auto found = std::find_if(cluster.slots.begin(), cluster.slots.end(), [&](const auto& s) { return s.first == num; });
-    if (found == cluster.slots.end()) {
+    if (cluster.by_number.empty()) {
+      cluster.by_number.reserve(cluster.slots.size());
+      for (std::size_t i = 0; i < cluster.slots.size(); ++i) {
+        cluster.by_number.emplace_back(cluster.slots[i].first, static_cast<std::uint32_t>(i));
+      }
+      std::sort(cluster.by_number.begin(), cluster.by_number.end());
+    }
+    const auto found = std::lower_bound(cluster.by_number.begin(), cluster.by_number.end(), std::pair(num, std::uint32_t{0}));
+    if (found == cluster.by_number.end() || found->first != num) {
       throw Error(ErrorKind::format, {file, part.str(), std::nullopt}, "the object stream's header does not list this object");
     }
-    slot = static_cast<std::size_t>(found - cluster.slots.begin());
+    slot = found->second;
   }
   const std::uint64_t at = cluster.first + cluster.slots[slot].second;
   Parser parser(reinterpret_cast<const std::uint8_t*>(cluster.data.data()) + at,

@@ -197,6 +197,36 @@ TEST(XrefStream, ObjectStreamIsInflatedOnceForItsNeighbours) {
   EXPECT_GE(doc.stats().objstm_cache_hits, 2u);
 }
 
+TEST(XrefStream, TheObjectStreamHeaderPlacesObjectsWhoseIndexIsWrong) {
+  // Header: 3, 1, 2, then 1 again (a decoy). The xref's indexes all miss: 1 -> slot 2, 2 -> 3,
+  // 3 -> 1; object 5 is placed in the stream but not listed by it.
+  const std::vector<std::pair<int, std::string>> listed = {
+      {3, one_page()[2]}, {1, one_page()[0]}, {2, one_page()[1]}, {1, "(decoy)"}};
+  std::string header, data;
+  for (const auto& [num, body] : listed) {
+    header += std::to_string(num) + " " + std::to_string(data.size()) + " ";
+    data += body + " ";
+  }
+  std::string out = "%PDF-1.5\n";
+  const std::string packed = deflate(header + data);
+  const std::uint64_t stream_at = out.size();
+  out += "4 0 obj\n<< /Type /ObjStm /N 4 /First " + std::to_string(header.size()) +
+         " /Filter /FlateDecode /Length " + std::to_string(packed.size()) + " >>\nstream\n" + packed + "\nendstream\nendobj\n";
+  const std::vector<Row> rows = {{0, 0, 65535}, {2, 4, 2}, {2, 4, 3}, {2, 4, 1}, {1, stream_at, 0}, {2, 4, 0}};
+  auto source = memory_source(with_xref_stream(out, rows, "/Root 1 0 R"));
+  Document doc(*source);
+  EXPECT_EQ(doc.page_count(), 1u);
+  EXPECT_EQ(canonical_text(doc.object(1)), "<</Pages 2 0 R /Type /Catalog>>");
+  EXPECT_EQ(canonical_text(doc.object(2)), "<</Count 1 /Kids [3 0 R] /MediaBox [0 0 612 792] /Type /Pages>>");
+  EXPECT_EQ(canonical_text(doc.object(3)), "<</Parent 2 0 R /Type /Page>>");
+  try {
+    doc.object(5);
+    ADD_FAILURE() << "object 5 is not in the stream's header";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("does not list this object"), std::string::npos) << e.what();
+  }
+}
+
 TEST(XrefStream, LevelOneCountsObjectStreamAndXrefStream) {
   const std::string dump = pdftest::dump(xref_stream_pdf(true), 1);
   EXPECT_NE(dump.find("\npages 1\nobjects 5\n"), std::string::npos) << dump;
