@@ -232,4 +232,18 @@ def pdf_table_subsection_wraps():
     return pdf.finish(at)
 
 
+def pdf_inherited_resources_5k():
+    """5,000 pages under one /Pages node whose direct /Resources has 5,000 entries: inheriting
+    it must not copy it per page (that was 25 million entries copied)."""
+    pdf = Pdf()
+    pages = 5000
+    pdf.add(1, CATALOG)
+    resources = b"<<" + b"".join(b"/R%d %d" % (i, i) for i in range(5000)) + b">>"
+    kids = b" ".join(b"%d 0 R" % (3 + i) for i in range(pages))
+    pdf.add(2, b"<</Type/Pages/Count %d/MediaBox[0 0 612 792]/Resources%s/Kids[%s]>>" % (pages, resources, kids))
+    for i in range(pages):
+        pdf.add(3 + i, b"<</Type/Page/Parent 2 0 R>>")
+    return pdf.finish(pdf.classic_xref(b"<</Size %d/Root 1 0 R>>" % (3 + pages)))
+
+
 KINDS = {name: fn for name, fn in list(globals().items()) if name.startswith("pdf_") and callable(fn)}

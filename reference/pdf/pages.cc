@@ -9,8 +9,14 @@
 namespace docconform::pdf {
 namespace {
 
+// Inheritable attributes as pointers into the dictionaries of the node's ancestors, which stay
+// alive on the walk's stack while their descendants are visited: nothing is copied per page,
+// so a large inherited /Resources costs the same for 5 pages or 5,000.
 struct Inherited {
-  Object media_box, crop_box, rotate, resources;
+  const Object* media_box = nullptr;
+  const Object* crop_box = nullptr;
+  const Object* rotate = nullptr;
+  const Object* resources = nullptr;
 };
 
 struct Walk {
@@ -36,10 +42,10 @@ struct Walk {
     const Object dict = doc.resolve(ref);
     if (dict.kind != Kind::dict) throw Error(ErrorKind::format, {file, part, doc.where(num)}, "page tree node is not a dictionary");
     Inherited here = inherited;
-    const std::pair<const char*, Object*> keys[] = {
+    const std::pair<const char*, const Object**> keys[] = {
         {"MediaBox", &here.media_box}, {"CropBox", &here.crop_box}, {"Rotate", &here.rotate}, {"Resources", &here.resources}};
     for (const auto& [key, slot] : keys) {
-      if (const Object* value = dict.get(key)) *slot = *value;
+      if (const Object* value = dict.get(key)) *slot = value;
     }
     const Object* type = dict.get("Type");
     const Object* kids = dict.get("Kids");
@@ -48,9 +54,10 @@ struct Walk {
       PageInfo info;
       info.index = static_cast<std::uint32_t>(pages++);
       info.id = {num, ref.gen};
-      info.media_box = doc.resolve(here.media_box);
-      info.crop_box = doc.resolve(here.crop_box);
-      info.rotate = doc.resolve(here.rotate);
+      const auto resolved = [&](const Object* value) { return value != nullptr ? doc.resolve(*value) : Object{}; };
+      info.media_box = resolved(here.media_box);
+      info.crop_box = resolved(here.crop_box);
+      info.rotate = resolved(here.rotate);
       info.resources = here.resources;
       visit(info);
       return;

@@ -36,7 +36,10 @@ const char* to_string(XrefSection::Form form);
 struct PageInfo {
   std::uint32_t index = 0;  // 0-based position in the page tree
   ObjectId id;
-  Object media_box, crop_box, rotate, resources;  // after inheritance; null when absent
+  Object media_box, crop_box, rotate;  // after inheritance, resolved; null when absent
+  // After inheritance, as written (a reference is not resolved); nullptr when absent. Points
+  // into the walk's own copy of the tree: valid only during the visit call.
+  const Object* resources = nullptr;
 };
 
 struct ReaderStats {

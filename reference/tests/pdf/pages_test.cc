@@ -1,0 +1,57 @@
+// The page-tree walk: inheritable attributes reach every page below the node that sets them,
+// a page's own value wins, and the walk hands out /Resources without copying it per page.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "docconform/pdf/document.h"
+#include "docconform/pdf/dump.h"
+#include "docconform/pdf/source.h"
+#include "pdf_test_util.h"
+
+namespace {
+
+using namespace docconform::pdf;
+using pdftest::classic_pdf;
+
+struct Seen {
+  std::uint32_t num;
+  std::string media_box, crop_box, rotate, resources;
+};
+
+std::vector<Seen> walk(const std::string& pdf) {
+  auto source = memory_source(pdf);
+  Document doc(*source);
+  std::vector<Seen> pages;
+  doc.walk_pages([&](const PageInfo& page) {
+    pages.push_back({page.id.num, canonical_text(page.media_box), canonical_text(page.crop_box),
+                     canonical_text(page.rotate), page.resources ? canonical_text(*page.resources) : "absent"});
+  });
+  return pages;
+}
+
+TEST(PageTree, InheritedAttributesReachEveryPageAndOwnValuesWin) {
+  const std::string pdf = classic_pdf({
+      "<< /Type /Catalog /Pages 2 0 R >>",
+      "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 /MediaBox [0 0 612 792] /Rotate 90 /Resources << /A 1 >> >>",
+      "<< /Type /Page /Parent 2 0 R /Rotate 0 >>",
+      "<< /Type /Pages /Parent 2 0 R /Kids [5 0 R] /Count 1 /CropBox 7 0 R /Resources 6 0 R >>",
+      "<< /Type /Page /Parent 4 0 R /MediaBox [0 0 100 100] >>",
+      "<< /B 2 >>",
+      "[1 1 50 50]",
+  });
+  const std::vector<Seen> pages = walk(pdf);
+  ASSERT_EQ(pages.size(), 2u);
+  EXPECT_EQ(pages[0].num, 3u);
+  EXPECT_EQ(pages[0].media_box, "[0 0 612 792]");
+  EXPECT_EQ(pages[0].crop_box, "null");
+  EXPECT_EQ(pages[0].rotate, "0");
+  EXPECT_EQ(pages[0].resources, "<</A 1>>");
+  EXPECT_EQ(pages[1].num, 5u);
+  EXPECT_EQ(pages[1].media_box, "[0 0 100 100]");
+  EXPECT_EQ(pages[1].crop_box, "[1 1 50 50]");  // resolved
+  EXPECT_EQ(pages[1].rotate, "90");
+  EXPECT_EQ(pages[1].resources, "6 0 R");       // as written
+}
+
+}  // namespace
