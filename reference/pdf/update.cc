@@ -7,10 +7,25 @@
 
 #include "docconform/error.h"
 #include "docconform/pdf/writer.h"
+#include "docconform/utf8.h"
 #include "xref_write.h"
 
 namespace docconform::pdf {
 namespace {
+
+// A PDF text string (§7.9.2.2) of UTF-8 text: ASCII bytes mean the same in PDFDocEncoding;
+// anything else is written as UTF-16BE after the byte-order mark FE FF.
+Object text_string(std::string_view utf8) {
+  if (std::all_of(utf8.begin(), utf8.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; })) {
+    return Object::make_string(utf8);
+  }
+  std::string bytes = "\xFE\xFF";
+  for (const char16_t unit : decode_utf8(utf8)) {
+    bytes += static_cast<char>(unit >> 8);
+    bytes += static_cast<char>(unit & 0xFF);
+  }
+  return Object::make_string(bytes);
+}
 
 std::uint32_t generation_for(const Document& document, std::uint32_t num) {
   if (num >= document.xref().size()) return 0;
@@ -25,6 +40,16 @@ std::uint64_t write_incremental_update(Document& document, const UpdateChanges& 
   ByteSource& source = document.source();
   const std::string& file = source.name();
   const std::uint64_t size = source.size();
+  // Every change is checked before the first byte is written.
+  for (const auto& change : changes.objects) {
+    const std::uint32_t num = change.first;
+    if (num == 0) throw Error(ErrorKind::usage, {file, "", std::nullopt}, "object 0 cannot be written");
+    if (num >= document.limits().max_objects) {
+      throw Error(ErrorKind::usage, {file, "", std::nullopt},
+                  "object number " + std::to_string(num) + " is not below max_objects (" +
+                      std::to_string(document.limits().max_objects) + "): readers would reject the update");
+    }
+  }
   constexpr std::uint64_t chunk = 1 << 20;
   for (std::uint64_t at = 0; at < size; at += chunk) {
     const auto n = static_cast<std::size_t>(std::min(chunk, size - at));
@@ -44,10 +69,7 @@ std::uint64_t write_incremental_update(Document& document, const UpdateChanges& 
     next_number = std::max<std::uint64_t>(next_number, static_cast<std::uint64_t>(declared->integer));
   }
   std::map<std::uint32_t, Object> objects;
-  for (const auto& [num, object] : changes.objects) {
-    if (num == 0) throw Error(ErrorKind::usage, {file, "", std::nullopt}, "object 0 cannot be written");
-    objects[num] = object;
-  }
+  for (const auto& [num, object] : changes.objects) objects[num] = object;
   for (const auto& [num, object] : objects) next_number = std::max<std::uint64_t>(next_number, num + 1ull);
 
   if (!changes.info.empty()) {
@@ -63,7 +85,7 @@ std::uint64_t write_incremental_update(Document& document, const UpdateChanges& 
       trailer.set("Info", Object::make_ref(info_num, 0));
     }
     if (info.kind != Kind::dict) info = Object::make_dict();
-    for (const auto& [key, value] : changes.info) info.set(key, Object::make_string(value));
+    for (const auto& [key, value] : changes.info) info.set(key, text_string(value));
     objects[info_num] = info;
   }
 

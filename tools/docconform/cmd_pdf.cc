@@ -4,8 +4,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -306,10 +308,9 @@ void add_pdf_commands(CommandGroups& groups) {
     for (const auto& item : append_options->objects) {
       const auto [num, text] = split_assignment(item, "--object");
       std::uint32_t value = 0;
-      try {
-        value = static_cast<std::uint32_t>(std::stoul(num));
-      } catch (const std::exception&) {
-        throw Error(ErrorKind::usage, {}, "--object: not an object number: " + num);
+      const auto [end, ec] = std::from_chars(num.data(), num.data() + num.size(), value);
+      if (num.empty() || ec != std::errc() || end != num.data() + num.size()) {
+        throw Error(ErrorKind::usage, {}, "--object: not an object number (0 to 4294967295): " + num);
       }
       changes.objects.emplace_back(value, parse_object_text(text));
     }
@@ -317,11 +318,22 @@ void add_pdf_commands(CommandGroups& groups) {
     whole.kind = SourceKind::whole;
     auto source = open_source(append_options->in, whole);
     Document document(*source);
-    std::ofstream out(append_options->out, std::ios::binary | std::ios::trunc);
-    if (!out) throw Error(ErrorKind::io, {append_options->out, "", std::nullopt}, "cannot create");
-    write_incremental_update(document, changes, out);
-    out.close();
-    if (!out) throw Error(ErrorKind::io, {append_options->out, "", std::nullopt}, "write failed");
+    // Written beside OUT and renamed once complete: a failed update leaves no file behind.
+    const std::string partial = append_options->out + ".partial";
+    try {
+      std::ofstream out(partial, std::ios::binary | std::ios::trunc);
+      if (!out) throw Error(ErrorKind::io, {partial, "", std::nullopt}, "cannot create");
+      write_incremental_update(document, changes, out);
+      out.close();
+      if (!out) throw Error(ErrorKind::io, {partial, "", std::nullopt}, "write failed");
+      std::error_code renamed;
+      std::filesystem::rename(partial, append_options->out, renamed);
+      if (renamed) throw Error(ErrorKind::io, {append_options->out, "", std::nullopt}, "cannot rename " + partial + ": " + renamed.message());
+    } catch (...) {
+      std::error_code ignored;
+      std::filesystem::remove(partial, ignored);
+      throw;
+    }
   });
 
   auto bench_options = std::make_shared<BenchOptions>();

@@ -83,6 +83,33 @@ TEST_P(WriterTest, InfoIsCreatedWhenTheTrailerHasNone) {
   expect_qpdf_accepts(updated);
 }
 
+TEST_P(WriterTest, NonAsciiInfoIsAUtf16TextString) {
+  UpdateChanges changes;
+  changes.info.emplace_back("Title", "Gr\xC3\xBC\xC3\x9F" "e \xF0\x9F\x98\x80");  // Grüße U+1F600
+  changes.info.emplace_back("Subject", "plain");
+  const std::string updated = update(generated(GetParam()), changes);
+  auto source = memory_source(updated);
+  Document doc(*source);
+  EXPECT_EQ(doc.info().get("Title")->bytes,
+            std::string("\xFE\xFF\x00G\x00r\x00\xFC\x00\xDF\x00" "e\x00 \xD8\x3D\xDE\x00", 18));
+  EXPECT_EQ(doc.info().get("Subject")->bytes, "plain");  // ASCII stays as it is
+  expect_qpdf_accepts(updated);
+}
+
+TEST_P(WriterTest, ObjectNumbersReadersRejectFailBeforeAnyByteIsWritten) {
+  const std::string original = generated(GetParam());
+  for (const std::uint32_t num : {0u, 8'000'000u, 4'294'967'295u}) {
+    auto source = memory_source(original);
+    Document doc(*source);
+    UpdateChanges changes;
+    changes.objects.emplace_back(7, Object::make_int(1));
+    changes.objects.emplace_back(num, Object::make_int(1));
+    std::ostringstream out;
+    EXPECT_THROW(write_incremental_update(doc, changes, out), docconform::Error) << num;
+    EXPECT_TRUE(out.str().empty()) << num;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(TableAndStream, WriterTest, ::testing::Values(false, true));
 
 }  // namespace

@@ -23,7 +23,8 @@ void append_pdf_name(std::string& out, const std::string& name);
 struct UpdateChanges {
   // Objects to replace (existing numbers keep their generation) or add (numbers >= /Size).
   std::vector<std::pair<std::uint32_t, Object>> objects;
-  // Document-information entries to set, as text strings (KEY without the slash, VALUE).
+  // Document-information entries to set (KEY without the slash, VALUE in UTF-8), written as
+  // PDF text strings (§7.9.2.2): ASCII as it is, anything else as UTF-16BE after a byte-order mark.
   std::vector<std::pair<std::string, std::string>> info;
 };
 
