@@ -210,7 +210,15 @@ void write_pdf_dump_file(const std::string& path, const SourceOptions& source_op
                          const std::function<void(std::string_view)>& sink, unsigned threads) {
   auto source = open_source(path, source_options);
   Document document(*source, limits);
-  write_pdf_dump(document, level, sink, threads);
+  // The file must not have shrunk while it was read (every worker reads the same file): then
+  // what was read is not reported, and an error met on the way is reported as the truncation.
+  try {
+    write_pdf_dump(document, level, sink, threads);
+  } catch (const Error&) {
+    source->verify_unchanged();
+    throw;
+  }
+  source->verify_unchanged();
 }
 
 std::string pdf_dump_file(const std::string& path, const SourceOptions& source_options, int level, const Limits& limits,

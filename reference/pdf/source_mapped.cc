@@ -8,8 +8,16 @@
 #include "docconform/pdf/mapped.h"
 #include "posix_file.h"
 #include "sources.h"
+#include "docconform/truncation_guard.h"
 
 namespace docconform::pdf {
+namespace {
+
+Error truncated(const std::string& file, std::uint64_t offset) {
+  return Error(ErrorKind::io, {file, "", offset}, "file was truncated while mapped (bytes of the live view were lost)");
+}
+
+}  // namespace
 
 ViewPlan plan_view(std::uint64_t offset, std::uint64_t size, std::uint64_t window, std::uint64_t granularity,
                    std::uint64_t file_size) {
@@ -40,6 +48,8 @@ MappedSource::~MappedSource() { unmap(); }
 
 void MappedSource::unmap() {
   if (view_ == nullptr) return;
+  unwatch_mapping(guard_slot_);
+  guard_slot_ = -1;
   ++counts_.unmap;
   ::munmap(view_, view_size_);
   view_ = nullptr;
@@ -50,6 +60,7 @@ const std::uint8_t* MappedSource::map(std::uint64_t offset, std::size_t size) {
   check_range(offset, size);
   static const std::uint8_t nothing = 0;
   if (size == 0) return &nothing;
+  if (truncated_.load(std::memory_order_acquire)) throw truncated(name_, offset);
   // Fast path: no kernel call while the range lies in the live view.
   if (view_ != nullptr && offset >= view_offset_ && offset + size <= view_offset_ + view_size_) {
     return static_cast<const std::uint8_t*>(view_) + (offset - view_offset_);
@@ -65,7 +76,13 @@ const std::uint8_t* MappedSource::map(std::uint64_t offset, std::size_t size) {
   view_ = view;
   view_offset_ = plan.aligned;
   view_size_ = plan.length;
+  guard_slot_ = watch_mapping(view_, view_size_, &truncated_);
   return static_cast<const std::uint8_t*>(view_) + plan.delta;
+}
+
+void MappedSource::verify_unchanged() {
+  if (truncated_.load(std::memory_order_acquire)) throw truncated(name_, view_offset_);
+  file_->check_unchanged(size_);
 }
 
 std::unique_ptr<ByteSource> MappedSource::another() const {

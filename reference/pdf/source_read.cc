@@ -29,6 +29,7 @@ class PreadSource final : public ByteSource {
     file_.pread_exact(offset, length, buffer_.data());
     return buffer_.data();
   }
+  void verify_unchanged() override { file_.check_unchanged(size_); }
   SourceKind kind() const override { return SourceKind::pread; }
   std::unique_ptr<ByteSource> another() const override { return same_size(std::make_unique<PreadSource>(name_)); }
 
@@ -58,6 +59,7 @@ class BufferedSource final : public ByteSource {
     filled_ = length;
     return buffer_.data();
   }
+  void verify_unchanged() override { file_.check_unchanged(size_); }
   SourceKind kind() const override { return SourceKind::buffered; }
   std::unique_ptr<ByteSource> another() const override {
     return same_size(std::make_unique<BufferedSource>(name_, capacity_));

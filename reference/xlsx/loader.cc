@@ -281,7 +281,15 @@ Workbook load_workbook(std::string_view bytes, const LoadOptions& options, const
 
 Workbook load_workbook_file(const std::string& path, const LoadOptions& options, LoadStats* stats) {
   const FileMapping mapping(path);
-  return load_workbook(mapping.bytes(), options, path, stats);
+  // A file that shrank while it was read gives that error, whatever its lost bytes led to.
+  try {
+    Workbook workbook = load_workbook(mapping.bytes(), options, path, stats);
+    mapping.verify_unchanged();
+    return workbook;
+  } catch (const Error&) {
+    mapping.verify_unchanged();
+    throw;
+  }
 }
 
 }  // namespace docconform::xlsx

@@ -12,6 +12,7 @@
 #include <mutex>
 
 #include "docconform/error.h"
+#include "docconform/truncation_guard.h"
 #include "walk.h"
 #include "xml_scanner.h"
 #include "xml_text.h"
@@ -268,7 +269,7 @@ std::size_t PartStream::read(std::string& out, std::size_t max) {
   return static_cast<std::size_t>(n);
 }
 
-FileMapping::FileMapping(const std::string& path) {
+FileMapping::FileMapping(const std::string& path) : path_(path) {
   fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd_ < 0) throw Error(ErrorKind::io, {path, "", std::nullopt}, std::string("cannot open: ") + std::strerror(errno));
   struct stat st;
@@ -284,12 +285,22 @@ FileMapping::FileMapping(const std::string& path) {
       throw Error(ErrorKind::io, {path, "", std::nullopt}, std::string("cannot map: ") + std::strerror(errno));
     }
     data_ = static_cast<const std::uint8_t*>(p);
+    guard_slot_ = watch_mapping(data_, size_, &truncated_);
   }
 }
 
 FileMapping::~FileMapping() {
+  unwatch_mapping(guard_slot_);
   if (data_ != nullptr) ::munmap(const_cast<std::uint8_t*>(data_), size_);
   ::close(fd_);
+}
+
+void FileMapping::verify_unchanged() const {
+  struct stat st;
+  const bool same_size = ::fstat(fd_, &st) == 0 && static_cast<std::size_t>(st.st_size) == size_;
+  if (truncated_.load(std::memory_order_acquire) || !same_size) {
+    throw Error(ErrorKind::io, {path_, "", std::nullopt}, "file changed size while it was read (truncated while mapped?)");
+  }
 }
 
 std::string rels_part_of(std::string_view name) {

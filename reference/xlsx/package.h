@@ -93,7 +93,8 @@ class PartStream {
   bool charge_ = true;
 };
 
-// A read-only memory mapping of a whole file.
+// A read-only memory mapping of a whole file, watched by the truncation guard
+// (docconform/truncation_guard.h).
 class FileMapping {
  public:
   explicit FileMapping(const std::string& path);
@@ -101,11 +102,18 @@ class FileMapping {
   FileMapping(const FileMapping&) = delete;
   FileMapping& operator=(const FileMapping&) = delete;
   std::string_view bytes() const { return {reinterpret_cast<const char*>(data_), size_}; }
+  // Throws Error(io) when the file shrank under the mapping (its size changed, or the guard
+  // answered a fault in it): what was read from it must not be reported.
+  void verify_unchanged() const;
+  bool truncated() const { return truncated_.load(std::memory_order_acquire); }
 
  private:
+  std::string path_;
   int fd_ = -1;
   const std::uint8_t* data_ = nullptr;
   std::size_t size_ = 0;
+  int guard_slot_ = -1;
+  std::atomic<bool> truncated_{false};
 };
 
 // Normalized lookup key of a part name: lowercase ASCII, '\' as '/', no leading '/'.

@@ -99,7 +99,13 @@ RowReader::~RowReader() = default;
 bool RowReader::next(RowView& row) {
   State& s = *state_;
   try {
-    if (s.next_row >= s.chunk.segment.rows.size() && !s.refill()) return false;
+    // Rows come from the file as it was: the guard's flag per row, its size before each refill.
+    if (s.mapping.truncated()) s.mapping.verify_unchanged();
+    if (s.next_row >= s.chunk.segment.rows.size()) {
+      const bool more = s.refill();
+      s.mapping.verify_unchanged();
+      if (!more) return false;
+    }
   } catch (const Error& e) {
     throw e.with_file(s.package.label()).with_part(s.part);
   }

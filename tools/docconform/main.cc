@@ -4,6 +4,7 @@
 
 #include "commands.h"
 #include "docconform/error.h"
+#include "docconform/truncation_guard.h"
 
 namespace {
 
@@ -23,6 +24,9 @@ int exit_status(docconform::ErrorKind kind) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Files mapped by the PDF and XLSX readers may be truncated by another process while they are
+  // read: an error naming the file, not a SIGBUS crash.
+  docconform::install_truncation_guard();
   CLI::App app{"docconform: conformance suite and reference implementation for XLSX, PDF and BIFF8 SST"};
   app.require_subcommand(1);
   app.fallthrough();

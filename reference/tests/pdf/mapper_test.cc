@@ -7,6 +7,7 @@
 
 #include "docconform/error.h"
 #include "docconform/pdf/mapped.h"
+#include "docconform/truncation_guard.h"
 #include "pdf_test_util.h"
 
 namespace {
@@ -138,6 +139,29 @@ TEST_F(MappedSourceTest, TruncationIsAnErrorNotASignal) {
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::io);
   }
+}
+
+TEST_F(MappedSourceTest, TruncationUnderALiveViewIsAnErrorNotASignal) {
+  // The view covers the whole file; another process cuts the file to two pages while it is
+  // live. With the guard installed, reading a lost page gives zeros instead of SIGBUS, and the
+  // source refuses to go on or to vouch for what it read.
+  docconform::install_truncation_guard();
+  MappedSource source(file.path(), 16 * page, page);
+  const std::uint8_t* view = source.map(0, 10);
+  ASSERT_EQ(::truncate(file.path().c_str(), static_cast<off_t>(2 * page)), 0);
+  const volatile std::uint8_t* lost = view + 5 * page;
+  EXPECT_EQ(*lost, 0);  // would have been SIGBUS
+  EXPECT_EQ(view[page], static_cast<std::uint8_t>(bytes[page]));  // bytes still in the file are intact
+  for (const std::uint64_t offset : {std::uint64_t{1}, 6 * page}) {  // fast path and remap alike
+    try {
+      source.map(offset, 10);
+      FAIL() << "truncation not reported at " << offset;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::io);
+      EXPECT_NE(std::string(e.what()).find("truncated"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_THROW(source.verify_unchanged(), Error);
 }
 
 TEST(ReadSources, TruncationIsAnIoError) {

@@ -1,14 +1,14 @@
 // The sliding-window mapper: one file, at most one live mmap view at a time.
 //
-// Truncation safety (no SIGBUS): before every remap the mapper fstat()s the file and refuses to
-// map if its size or modification time changed since it was opened (Error io), so a view never
-// covers bytes past the current end of file when it is created. A file *replaced* by rename is
-// harmless (the descriptor keeps the old inode). What no user-space check can rule out is a
-// truncation by another process while a view is live; a library must not install signal
-// handlers, so callers that read files other processes may shrink in place should use the
-// pread or buffered sources, which report a truncation as Error(io) on the next read.
+// Truncation safety: before every remap the mapper fstat()s the file and refuses to map if its
+// size changed since it was opened (Error io), so a view never covers bytes past the current
+// end of file when it is created. A file *replaced* by rename is harmless (the descriptor keeps
+// the old inode). A truncation by another process while a view is live makes the next read of
+// the lost pages raise SIGBUS; with install_truncation_guard() (docconform/truncation_guard.h)
+// that becomes an Error(io) from the source's next map() or verify_unchanged().
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -37,6 +37,7 @@ class MappedSource final : public ByteSource {
   ~MappedSource() override;
 
   const std::uint8_t* map(std::uint64_t offset, std::size_t size) override;
+  void verify_unchanged() override;
   SourceKind kind() const override { return SourceKind::mapped; }
   std::unique_ptr<ByteSource> another() const override;
 
@@ -53,6 +54,8 @@ class MappedSource final : public ByteSource {
   void* view_ = nullptr;
   std::uint64_t view_offset_ = 0;
   std::uint64_t view_size_ = 0;
+  int guard_slot_ = -1;                // the view's slot in the truncation guard
+  std::atomic<bool> truncated_{false};  // set by the guard's SIGBUS handler
 };
 
 }  // namespace docconform::pdf

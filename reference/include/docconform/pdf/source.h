@@ -52,6 +52,11 @@ class ByteSource {
   // Copies [offset, offset + size) into out (same errors as map()).
   void read(std::uint64_t offset, std::size_t size, void* out);
 
+  // Throws Error(io) if the file is no longer what this source opened (its size changed, or a
+  // mapped view was found truncated under it). Call it before reporting anything read as a
+  // success: a file another process shrinks mid-read must not yield a result.
+  virtual void verify_unchanged() {}
+
   // A second, independent source of the same kind over the same bytes (its own view or buffer,
   // its own counts), so another thread can read them. A file is opened again; Error(io) if its
   // size changed since this source opened it.
