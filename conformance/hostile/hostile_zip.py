@@ -50,11 +50,11 @@ class ZipBuilder:
         self.central.append((raw_name, stream.crc, len(stream.data), size, offset))
         return offset
 
-    def alias(self, name, of):
+    def alias(self, name, of, declared_size=None):
         """A central-directory entry named `name` whose data is the local entry of `of` (an
-        overlapping file: no bytes of its own)."""
+        overlapping file: no bytes of its own), declaring `of`'s size unless told otherwise."""
         _, crc, csize, size, offset = next(e for e in self.central if e[0] == of.encode())
-        self.central.append((name.encode(), crc, csize, size, offset))
+        self.central.append((name.encode(), crc, csize, size if declared_size is None else declared_size, offset))
 
     def bytes(self):
         start = len(self.out)

@@ -64,31 +64,40 @@ def xlsx_huge_attribute():
     return xlsx(workbook_parts(), [("xl/worksheets/sheet1.xml", tag, 1000)])
 
 
-def xlsx_bomb_overlapping():
-    """64 sheets whose central-directory entries all point at one local entry of 8 MiB of rows:
-    512 MiB of XML from 30 KB, each part honest and under every per-part limit; only the
-    inflate budget, charged per part read, stops it."""
-    row = b"<row>" + b"<c><v>1</v></c>" * 16 + b"</row>"
-    rows = Deflated(SHEET_HEAD, row * 1024, (8 * MIB) // (len(row) * 1024), SHEET_TAIL)
+def overlapping_sheets(rows, declared_size=None):
+    """64 sheets whose central-directory entries all point at one local entry; declared_size
+    (when given) is what every entry claims instead of the true size."""
     zip_file = ZipBuilder()
     for name, text in workbook_parts(64):
         zip_file.add(name, text.encode())
-    zip_file.add("xl/worksheets/sheet1.xml", stream=rows)
+    zip_file.add("xl/worksheets/sheet1.xml", stream=rows, declared_size=declared_size)
     for i in range(2, 65):
-        zip_file.alias(f"xl/worksheets/sheet{i}.xml", "xl/worksheets/sheet1.xml")
+        zip_file.alias(f"xl/worksheets/sheet{i}.xml", "xl/worksheets/sheet1.xml", declared_size)
     return zip_file.bytes()
+
+
+def eight_mib_of_rows():
+    row = b"<row>" + b"<c><v>1</v></c>" * 16 + b"</row>"
+    return Deflated(SHEET_HEAD, row * 1024, (8 * MIB) // (len(row) * 1024), SHEET_TAIL)
+
+
+def xlsx_bomb_overlapping():
+    """64 sheets sharing one local entry of 8 MiB of rows, each declaring 64 KiB: 512 MiB of XML
+    from 30 KB, every part under every per-part limit and the declared sizes under the budget;
+    only the inflate budget, charged as the parts inflate, stops it."""
+    return overlapping_sheets(eight_mib_of_rows(), 64 * 1024)
+
+
+def xlsx_bomb_overlapping_declared():
+    """The same 64 sheets declaring their true 8 MiB each: stopped by the declared sizes, before
+    any sheet is inflated."""
+    return overlapping_sheets(eight_mib_of_rows())
 
 
 def xlsx_bomb_empty_rows():
-    """64 overlapping entries of 1,048,576 empty rows each (6 MiB): the model costs 4 bytes per
-    byte of XML, the worst amplification under the inflate budget."""
-    zip_file = ZipBuilder()
-    for name, text in workbook_parts(64):
-        zip_file.add(name, text.encode())
-    zip_file.add("xl/worksheets/sheet1.xml", stream=Deflated(SHEET_HEAD, b"<row/>" * 1024, 1024, SHEET_TAIL))
-    for i in range(2, 65):
-        zip_file.alias(f"xl/worksheets/sheet{i}.xml", "xl/worksheets/sheet1.xml")
-    return zip_file.bytes()
+    """64 overlapping entries of 1,048,576 empty rows each (6 MiB, declared 64 KiB): the model
+    costs 4 bytes per byte of XML, the worst amplification under the inflate budget."""
+    return overlapping_sheets(Deflated(SHEET_HEAD, b"<row/>" * 1024, 1024, SHEET_TAIL), 64 * 1024)
 
 
 def package_with_aliases(count):

@@ -188,6 +188,31 @@ void read_shared_strings_part(const Package& package, const std::string& part, c
 
 namespace {
 
+std::uint64_t declared_bytes(const Package& package, const std::string& part) {
+  const auto entry = package.find(part);
+  return entry ? package.declared_size(*entry) : 0;
+}
+
+// Parts inflated on several threads charge one budget in whatever order they happen to run.
+// Adding up their declared sizes first, in document order, makes a package that declares more
+// than the budget fail the same way, at the same part, at every thread count.
+void check_declared_budget(const Package& package, const WorkbookIndex& index) {
+  std::uint64_t total = package.inflated();  // the parts read to index the workbook
+  std::vector<const std::string*> parts;
+  if (!index.shared_strings_part.empty()) parts.push_back(&index.shared_strings_part);
+  for (const auto& part : index.worksheet_parts) parts.push_back(&part);
+  for (const std::string* part : parts) {
+    const auto entry = package.find(*part);
+    if (!entry) continue;  // reported as missing when it is read
+    total += package.check_declared_size(*entry);
+    if (total > package.budget()) {
+      package.fail(ErrorKind::limit, *part, std::nullopt,
+                   "the parts to read declare " + std::to_string(total) + " bytes up to this one, over the inflate budget of " +
+                       std::to_string(package.budget()) + " bytes (inflate_ratio x file size, within inflate_floor..inflate_cap; zip bomb?)");
+    }
+  }
+}
+
 // Whether the shared strings are read by one worker beside the sheets (which are then
 // index-checked once the table is known) instead of before them on every thread: worth it when
 // several threads run and the table is not the larger part of the work.
@@ -196,18 +221,15 @@ bool shared_strings_beside_sheets(const Package& package, const WorkbookIndex& i
       planned_threads(2, options.threads) < 2) {
     return false;
   }
-  const auto declared = [&](const std::string& part) {
-    const auto entry = package.find(part);
-    return entry ? package.declared_size(*entry) : 0;
-  };
   std::uint64_t sheets = 0;
-  for (const auto& part : index.worksheet_parts) sheets += declared(part);
-  return declared(index.shared_strings_part) <= sheets;
+  for (const auto& part : index.worksheet_parts) sheets += declared_bytes(package, part);
+  return declared_bytes(package, index.shared_strings_part) <= sheets;
 }
 
 Workbook load_package(const Package& package, const LoadOptions& options, LoadStats& stats) {
   const auto start = Clock::now();
   WorkbookIndex index = index_workbook(package, options);
+  check_declared_budget(package, index);
   Workbook& wb = index.workbook;
   SheetParseContext context;
   context.limits = scan_limits(options.limits);

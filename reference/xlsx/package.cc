@@ -193,6 +193,21 @@ void Package::release_handle(zip_t* zip) const {
   spare_.push_back(zip);
 }
 
+std::uint64_t Package::check_declared_size(std::uint64_t index) const {
+  const std::uint64_t declared = sizes_[index];
+  if (declared > limits_.max_part_bytes) {
+    fail(ErrorKind::limit, names_[index], std::nullopt,
+         "declared size " + std::to_string(declared) + " exceeds max_part_bytes (" + std::to_string(limits_.max_part_bytes) +
+             "; zip bomb?)");
+  }
+  if (declared > budget_) {
+    fail(ErrorKind::limit, names_[index], std::nullopt,
+         "declared size " + std::to_string(declared) + " exceeds the inflate budget of " + std::to_string(budget_) +
+             " bytes (inflate_ratio x file size, within inflate_floor..inflate_cap; zip bomb?)");
+  }
+  return declared;
+}
+
 void Package::charge(std::uint64_t bytes, const std::string& part, std::uint64_t offset) const {
   const std::uint64_t total = inflated_.fetch_add(bytes, std::memory_order_relaxed) + bytes;
   if (total > budget_) {
@@ -216,17 +231,7 @@ PartStream::PartStream(const Package& package, const std::string& part, bool cha
   const auto index = package.find(part);
   if (!index) package.fail(ErrorKind::format, part, std::nullopt, "part is missing from the package");
   part_ = package.entry_name(*index);
-  declared_ = package.declared_size(*index);
-  if (declared_ > package.limits().max_part_bytes) {
-    package.fail(ErrorKind::limit, part_, std::nullopt,
-                 "declared size " + std::to_string(declared_) + " exceeds max_part_bytes (" +
-                     std::to_string(package.limits().max_part_bytes) + "; zip bomb?)");
-  }
-  if (declared_ > package.budget()) {
-    package.fail(ErrorKind::limit, part_, std::nullopt,
-                 "declared size " + std::to_string(declared_) + " exceeds the inflate budget of " +
-                     std::to_string(package.budget()) + " bytes (inflate_ratio x file size, within inflate_floor..inflate_cap; zip bomb?)");
-  }
+  declared_ = package.check_declared_size(*index);
   zip_ = package.acquire_handle();
   {
     const std::lock_guard lock(open_mutex());

@@ -49,6 +49,9 @@ class Package {
   std::uint64_t budget() const { return budget_; }
   std::uint64_t inflated() const { return inflated_.load(std::memory_order_relaxed); }
   std::uint64_t declared_size(std::uint64_t index) const { return sizes_[index]; }
+  // The entry's declared size; throws Error(limit) naming it when the size alone is over
+  // max_part_bytes or the inflate budget.
+  std::uint64_t check_declared_size(std::uint64_t index) const;
 
   // Error helpers naming file and part.
   [[noreturn]] void fail(ErrorKind kind, const std::string& part, std::optional<std::uint64_t> offset,
