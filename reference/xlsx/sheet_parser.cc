@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstdint>
 #include <cstdlib>
+#include <limits>
 
 #include "docconform/error.h"
 #include "rich_text.h"
@@ -64,14 +65,23 @@ bool parse_short_decimal(const std::uint8_t* p, const std::uint8_t* end, double&
   return true;
 }
 
-// xsd:double text, correctly rounded (std::from_chars); a leading '+' is allowed.
+// xsd:double text, correctly rounded (std::from_chars); a leading '+' is allowed. Of the
+// special values only xsd's own spellings: INF, +INF, -INF and NaN (from_chars would also take
+// inf, infinity and nan(...) in any case).
 bool parse_double(Span s, double& value) {
   s = trim(s);
   if (parse_short_decimal(s.data, s.data + s.size, value)) return true;
   const char* b = reinterpret_cast<const char*>(s.data);
   const char* e = b + s.size;
+  const std::string_view text(b, static_cast<std::size_t>(e - b));
+  if (text == "INF" || text == "+INF" || text == "-INF" || text == "NaN") {
+    value = text == "NaN" ? std::numeric_limits<double>::quiet_NaN()
+                          : (text[0] == '-' ? -1 : 1) * std::numeric_limits<double>::infinity();
+    return true;
+  }
   if (b < e && *b == '+' && e - b > 1 && *(b + 1) != '-' && *(b + 1) != '+') ++b;
-  if (b == e) return false;
+  const char* digits = b < e && *b == '-' ? b + 1 : b;
+  if (digits == e || (*digits != '.' && (*digits < '0' || *digits > '9'))) return false;
   const auto r = std::from_chars(b, e, value, std::chars_format::general);
   if (r.ptr != e) return false;
   if (r.ec == std::errc::result_out_of_range) {

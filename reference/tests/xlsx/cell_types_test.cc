@@ -25,6 +25,17 @@ TEST(XlsxCellTypes, NumbersAreCorrectlyRounded) {
             "cell A1 n 0.1\ncell B1 n 0.001\ncell C1 n 2\ncell D1 n 9007199254740992\ncell E1 n Infinity\n");
 }
 
+TEST(XlsxCellTypes, OnlyXsdSpellingsOfTheSpecialValues) {
+  EXPECT_EQ(cells("<row r=\"1\"><c r=\"A1\"><v>INF</v></c><c r=\"B1\"><v>-INF</v></c><c r=\"C1\"><v>+INF</v></c>"
+                  "<c r=\"D1\"><v> NaN </v></c></row>"),
+            "cell A1 n Infinity\ncell B1 n -Infinity\ncell C1 n Infinity\ncell D1 n NaN\n");
+  for (const char* text : {"inf", "Infinity", "-inf", "nan", "nan(123)", "NAN", "-NaN", "+-1", "+", "-", "e5", "0x10"}) {
+    EXPECT_THROW(load_workbook(workbook_with_sheet(sheet(std::string("<row r=\"1\"><c r=\"A1\"><v>") + text + "</v></c></row>"))),
+                 Error)
+        << text;
+  }
+}
+
 TEST(XlsxCellTypes, ShortDecimalsRoundAsFromCharsDoes) {
   // Up to 15 digits take an exact shortcut (one division); the rest std::from_chars. Both must
   // give the same bits.
