@@ -243,10 +243,8 @@ std::vector<Comment> read_comments(const std::string& xml, const ScanLimits& lim
       c.ref = attribute_text(*ref, at);
       if (const auto* author = sc.attribute("authorId")) {
         const std::string v = attribute_bytes(*author, at);
-        std::size_t index = 0;
-        try {
-          index = std::stoul(v);
-        } catch (const std::exception&) {
+        std::uint64_t index = 0;
+        if (!parse_uint({reinterpret_cast<const std::uint8_t*>(v.data()), v.size()}, index)) {
           sc.fail("authorId is not an integer");
         }
         if (index >= authors.size()) {

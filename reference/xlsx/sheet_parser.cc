@@ -23,20 +23,6 @@ Span trim(Span s) {
   return s;
 }
 
-// Decimal digits only, as std::from_chars reads them, inlined: indexes and styles are short.
-bool parse_uint(Span s, std::uint64_t& value) {
-  s = trim(s);
-  if (s.size == 0) return false;
-  std::uint64_t v = 0;
-  for (std::size_t i = 0; i < s.size; ++i) {
-    const unsigned digit = static_cast<unsigned>(s.data[i]) - '0';
-    if (digit > 9 || v > (UINT64_MAX - digit) / 10) return false;
-    v = v * 10 + digit;
-  }
-  value = v;
-  return true;
-}
-
 // Clinger's fast path: "[-]digits[.digits]" with at most 15 digits is a mantissa below 2^53
 // and a power of ten up to 1e15, both exact, so one division rounds correctly. Anything else
 // returns false and goes to std::from_chars.
@@ -467,6 +453,20 @@ void give_back_excess(std::vector<T>& v) {
 }
 
 }  // namespace
+
+// Decimal digits only, as std::from_chars reads them, inline: indexes and styles are short.
+bool parse_uint(Span s, std::uint64_t& value) {
+  s = trim(s);
+  if (s.size == 0) return false;
+  std::uint64_t v = 0;
+  for (std::size_t i = 0; i < s.size; ++i) {
+    const unsigned digit = static_cast<unsigned>(s.data[i]) - '0';
+    if (digit > 9 || v > (UINT64_MAX - digit) / 10) return false;
+    v = v * 10 + digit;
+  }
+  value = v;
+  return true;
+}
 
 bool parse_cell_ref(Span ref, std::uint32_t& column, std::uint32_t& row) {
   std::size_t i = 0;

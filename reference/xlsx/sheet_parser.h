@@ -16,6 +16,10 @@
 
 namespace docconform::xlsx {
 
+// An unsigned decimal integer between optional XML whitespace (style and string indexes,
+// authorId); false for anything else, or past 64 bits.
+bool parse_uint(Span s, std::uint64_t& value);
+
 enum class ChunkStart : std::uint8_t {
   document,  // the part's first byte
   rows,      // inside <sheetData>, at a row boundary

@@ -80,6 +80,26 @@ TEST(XlsxRelationships, CommentsTablesDrawingsAndCharts) {
   EXPECT_EQ(sh.charts, std::vector<std::string>{"xl/charts/chart1.xml"});
 }
 
+TEST(XlsxRelationships, CommentAuthorIdIsAnUnsignedInteger) {
+  const auto with_author_id = [](const std::string& id) {
+    return Entries{
+        {"_rels/.rels", rels({{"officeDocument", "xl/workbook.xml"}})},
+        {"xl/workbook.xml", workbook_xml()},
+        {"xl/_rels/workbook.xml.rels", rels({{"worksheet", "worksheets/sheet1.xml"}})},
+        {"xl/worksheets/sheet1.xml", sheet("<row r=\"1\"><c r=\"A1\"><v>7</v></c></row>")},
+        {"xl/worksheets/_rels/sheet1.xml.rels", rels({{"comments", "../comments1.xml"}})},
+        {"xl/comments1.xml", std::string("<comments xmlns=\"") + ns_main +
+                                 "\"><authors><author>a</author><author>b</author></authors><commentList><comment ref=\"A1\" "
+                                 "authorId=\"" + id + "\"><text><t>hi</t></text></comment></commentList></comments>"}};
+  };
+  EXPECT_EQ(load(with_author_id(" 1 ")).sheets[0].comments.at(0).author, u"b");
+  for (const char* bad : {"0junk", "-0", "1x", ""}) {
+    const Error e = load_error(with_author_id(bad));
+    EXPECT_EQ(e.context().part, "xl/comments1.xml") << bad;
+    EXPECT_NE(e.message().find("authorId is not an integer"), std::string::npos) << bad << ": " << e.message();
+  }
+}
+
 TEST(XlsxRelationships, MissingRelationshipsAreErrorsNamingTheRelsPart) {
   Error e = load_error({{"_rels/.rels", rels({{"officeDocument", "xl/workbook.xml"}})},
                         {"xl/workbook.xml", workbook_xml()},
