@@ -120,6 +120,11 @@ def main():
     if "--count" in args:
         mix = args[args.index("--mix") + 1] if "--mix" in args else "mixed"
         runs = [(mix, int(args[args.index("--count") + 1]), [])]
+    try:
+        import xlrd  # noqa: F401  (python3-xlrd, for /usr/bin/python3)
+    except ImportError:
+        print("SKIP: xlrd is not installed for %s (ci/setup installs python3-xlrd)" % sys.executable)
+        return 77
     if shutil.which("java") is None or not os.path.exists("/usr/share/java/poi.jar"):
         print("SKIP: Apache POI needs java and /usr/share/java/poi.jar (ci/setup --tools installs them)")
         return 77

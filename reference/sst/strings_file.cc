@@ -228,7 +228,7 @@ SstTable parse_strings_jsonl(std::string_view text, const std::string& label, co
     if (end == std::string_view::npos) end = text.size();
     ++number;
     const std::string_view line = text.substr(at, end - at);
-    if (!line.empty()) {
+    if (line.find_first_not_of(" \t\r") != std::string_view::npos) {  // blank lines are skipped
       const SstString s = LineParser(line, label, number, at).parse();
       try {
         table.append(s);

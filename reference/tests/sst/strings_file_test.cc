@@ -34,7 +34,8 @@ TEST(StringsFile, GeneratedMixesRoundTrip) {
 }
 
 TEST(StringsFile, AcceptsOrdinaryJson) {
-  const auto strings = parse_strings_jsonl("\"a\\/b\\n\\t\\u00e9\"\n\n  {\"runs\": [], \"s\": \"x\"}  \r\n");
+  // Blank lines (empty, spaces and tabs, a lone CR) are skipped.
+  const auto strings = parse_strings_jsonl("\"a\\/b\\n\\t\\u00e9\"\n\n \t \n\r\n  {\"runs\": [], \"s\": \"x\"}  \r\n");
   ASSERT_EQ(strings.size(), 2u);
   EXPECT_EQ(strings[0].text, u"a/b\n\t\u00E9");
   EXPECT_EQ(strings.total_refs(), 2u);
