@@ -165,12 +165,19 @@ std::optional<std::uint64_t> Document::where(std::uint32_t num) const {
   return std::nullopt;
 }
 
+std::optional<std::uint64_t> Document::where(const Object* ref) const {
+  if (ref == nullptr || ref->kind != Kind::ref || ref->integer < 0 || ref->integer > static_cast<std::int64_t>(UINT32_MAX)) {
+    return std::nullopt;
+  }
+  return where(static_cast<std::uint32_t>(ref->integer));
+}
+
 Object Document::resolve(const Object& value) {
   if (value.kind != Kind::ref) return value;
   Object current = value;
   for (std::uint32_t hops = 0; current.kind == Kind::ref; ++hops) {
     if (hops >= limits_.max_depth) {
-      throw Error(ErrorKind::format, {source_.name(), object_part(static_cast<std::uint32_t>(value.integer), value.gen), std::nullopt},
+      throw Error(ErrorKind::format, {source_.name(), object_part(static_cast<std::uint32_t>(value.integer), value.gen), where(&value)},
                   "reference chain does not end (loop or more than max_depth hops)");
     }
     if (current.integer < 0 || current.integer > static_cast<std::int64_t>(UINT32_MAX)) return {};
@@ -204,7 +211,7 @@ std::string Document::stream_decoded(const Object& stream, const std::string& pa
   const std::string_view raw(reinterpret_cast<const char*>(source_.map(stream.stream_offset, stream.stream_length)),
                              static_cast<std::size_t>(stream.stream_length));
   const auto start = std::chrono::steady_clock::now();
-  std::string decoded = decode_stream(dict, raw, FilterContext{source_.name(), part, limits_});
+  std::string decoded = decode_stream(dict, raw, FilterContext{source_.name(), part, limits_, stream.stream_offset});
   stats_.inflate_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return decoded;
 }
@@ -213,7 +220,10 @@ Object Document::catalog() {
   const Object* root = trailer_.get("Root");
   Object catalog = root != nullptr ? resolve(*root) : Object{};
   if (catalog.kind != Kind::dict) {
-    throw Error(ErrorKind::format, {source_.name(), "trailer", std::nullopt}, "/Root is not a dictionary");
+    // Where the trailer's /Root points, when it points into the file; else the newest section.
+    std::optional<std::uint64_t> at = where(root);
+    if (!at && !sections_.empty()) at = sections_.front().offset;
+    throw Error(ErrorKind::format, {source_.name(), "trailer", at}, "/Root is not a dictionary");
   }
   return catalog;
 }

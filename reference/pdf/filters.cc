@@ -27,7 +27,7 @@ std::string unpredict_png(std::string data, const Object* params, const FilterCo
   const std::int64_t columns = int_param(params, "Columns", 1);
   if (colors < 1 || colors > 32 || (bpc != 1 && bpc != 2 && bpc != 4 && bpc != 8 && bpc != 16) || columns < 1 ||
       columns > (1 << 24)) {
-    throw Error(ErrorKind::format, {ctx.file, ctx.part, std::nullopt}, "invalid predictor parameters");
+    throw Error(ErrorKind::format, {ctx.file, ctx.part, ctx.data_offset}, "invalid predictor parameters");
   }
   const auto bpp = static_cast<std::size_t>(std::max<std::int64_t>(1, (colors * bpc + 7) / 8));
   const auto row = static_cast<std::size_t>((colors * bpc * columns + 7) / 8);
@@ -65,11 +65,14 @@ std::string unpredict_png(std::string data, const Object* params, const FilterCo
         }
         break;
       default:
-        throw Error(ErrorKind::format, {ctx.file, ctx.part, at}, "unknown PNG predictor row type " + std::to_string(type));
+        throw Error(ErrorKind::format, {ctx.file, ctx.part, ctx.data_offset},
+                    "unknown PNG predictor row type " + std::to_string(type) + " at byte " + std::to_string(at) + " of the inflated data");
     }
   }
   if (data.size() % (row + 1) != 0) {
-    throw Error(ErrorKind::format, {ctx.file, ctx.part, rows * (row + 1)}, "predicted data ends inside a row");
+    throw Error(ErrorKind::format, {ctx.file, ctx.part, ctx.data_offset},
+                "predicted data ends inside a row (" + std::to_string(data.size()) + " inflated bytes, rows of " +
+                    std::to_string(row + 1) + ")");
   }
   data.resize(rows * row);
   return data;
@@ -80,9 +83,9 @@ std::string unpredict_tiff(std::string data, const Object* params, const FilterC
   const std::int64_t colors = int_param(params, "Colors", 1);
   const std::int64_t bpc = int_param(params, "BitsPerComponent", 8);
   const std::int64_t columns = int_param(params, "Columns", 1);
-  if (bpc != 8) throw Error(ErrorKind::unsupported, {ctx.file, ctx.part, std::nullopt}, "TIFF predictor with BitsPerComponent != 8");
+  if (bpc != 8) throw Error(ErrorKind::unsupported, {ctx.file, ctx.part, ctx.data_offset}, "TIFF predictor with BitsPerComponent != 8");
   if (colors < 1 || colors > 32 || columns < 1 || columns > (1 << 24)) {
-    throw Error(ErrorKind::format, {ctx.file, ctx.part, std::nullopt}, "invalid predictor parameters");
+    throw Error(ErrorKind::format, {ctx.file, ctx.part, ctx.data_offset}, "invalid predictor parameters");
   }
   const auto bpp = static_cast<std::size_t>(colors);
   const auto row = static_cast<std::size_t>(colors * columns);
@@ -99,14 +102,16 @@ std::string apply_predictor(std::string data, const Object* params, const Filter
   if (predictor == 1) return data;
   if (predictor == 2) return unpredict_tiff(std::move(data), params, ctx);
   if (predictor >= 10 && predictor <= 15) return unpredict_png(std::move(data), params, ctx);
-  throw Error(ErrorKind::unsupported, {ctx.file, ctx.part, std::nullopt}, "predictor " + std::to_string(predictor));
+  throw Error(ErrorKind::unsupported, {ctx.file, ctx.part, ctx.data_offset}, "predictor " + std::to_string(predictor));
 }
 
 }  // namespace
 
 std::string inflate(std::string_view raw, const FilterContext& ctx) {
   z_stream z{};
-  if (inflateInit(&z) != Z_OK) throw Error(ErrorKind::io, {ctx.file, ctx.part, std::nullopt}, "inflateInit failed");
+  if (inflateInit(&z) != Z_OK) throw Error(ErrorKind::io, {ctx.file, ctx.part, ctx.data_offset}, "inflateInit failed");
+  // Where in the file the encoded byte at `consumed` lies (the stream's start for decoded input).
+  const auto file_offset = [&](std::uint64_t consumed) { return ctx.data_offset + (ctx.input_is_file_bytes ? consumed : 0); };
   std::string out;
   z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(raw.data()));
   z.avail_in = static_cast<uInt>(std::min<std::size_t>(raw.size(), 1u << 30));
@@ -120,7 +125,7 @@ std::string inflate(std::string_view raw, const FilterContext& ctx) {
         ctx.limits.max_stream_decoded, std::max<std::uint64_t>(1ull << 20, raw.size() * ctx.limits.inflate_ratio));
     if (used >= cap) {
       inflateEnd(&z);
-      throw Error(ErrorKind::limit, {ctx.file, ctx.part, z.total_in},
+      throw Error(ErrorKind::limit, {ctx.file, ctx.part, file_offset(z.total_in)},
                   "inflated data exceeds " + std::to_string(cap) + " bytes (decoded-size / inflate-ratio limit)");
     }
     chunk = std::min<std::uint64_t>(chunk, cap - used);
@@ -133,7 +138,7 @@ std::string inflate(std::string_view raw, const FilterContext& ctx) {
     if (status != Z_OK && status != Z_STREAM_END && status != Z_BUF_ERROR) {
       const auto at = z.total_in;
       inflateEnd(&z);
-      throw Error(ErrorKind::format, {ctx.file, ctx.part, at}, std::string("corrupt deflate data: ") + (z.msg ? z.msg : "error"));
+      throw Error(ErrorKind::format, {ctx.file, ctx.part, file_offset(at)}, std::string("corrupt deflate data: ") + (z.msg ? z.msg : "error"));
     }
     if (status == Z_OK && z.avail_in == 0 && z.avail_out != 0) break;
     chunk *= 2;
@@ -159,13 +164,15 @@ std::string decode_stream(const Object& dict, std::string_view raw, const Filter
   }
   std::string data;
   for (std::size_t i = 0; i < filters.size(); ++i) {
-    if (filters[i]->kind != Kind::name) throw Error(ErrorKind::format, {ctx.file, ctx.part, std::nullopt}, "/Filter is not a name");
+    if (filters[i]->kind != Kind::name) throw Error(ErrorKind::format, {ctx.file, ctx.part, ctx.data_offset}, "/Filter is not a name");
     const std::string& name = filters[i]->bytes;
     if (name != "FlateDecode" && name != "Fl") {
-      throw Error(ErrorKind::unsupported, {ctx.file, ctx.part, std::nullopt}, "filter /" + name);
+      throw Error(ErrorKind::unsupported, {ctx.file, ctx.part, ctx.data_offset}, "filter /" + name);
     }
     const Object* p = parameters[i] != nullptr && parameters[i]->kind == Kind::dict ? parameters[i] : nullptr;
-    data = apply_predictor(inflate(i == 0 ? raw : std::string_view(data), ctx), p, ctx);
+    FilterContext step = ctx;
+    step.input_is_file_bytes = ctx.input_is_file_bytes && i == 0;
+    data = apply_predictor(inflate(i == 0 ? raw : std::string_view(data), step), p, step);
   }
   return data;
 }

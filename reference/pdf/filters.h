@@ -15,6 +15,11 @@ struct FilterContext {
   const std::string& file;
   const std::string& part;
   const Limits& limits;
+  // File offset of the stream's first data byte. Errors report file offsets: inside the file's
+  // encoded bytes, where they occur; inside decoded bytes (a predictor's rows, a second filter's
+  // input), this offset, the decoded position going into the message.
+  std::uint64_t data_offset = 0;
+  bool input_is_file_bytes = true;  // false for the filters after the first
 };
 
 // Applies the stream's /Filter chain (resolved: direct names/arrays) to raw bytes.

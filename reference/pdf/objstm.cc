@@ -96,7 +96,8 @@ Object Document::compressed(std::uint32_t num, const XrefEntry& entry) {
     }
     const auto found = std::lower_bound(cluster.by_number.begin(), cluster.by_number.end(), std::pair(num, std::uint32_t{0}));
     if (found == cluster.by_number.end() || found->first != num) {
-      throw Error(ErrorKind::format, {file, part.str(), std::nullopt}, "the object stream's header does not list this object");
+      throw Error(ErrorKind::format, {file, part.str(), xref()[stream_num].offset},
+                  "the object stream's header does not list this object");
     }
     slot = found->second;
   }

@@ -1,5 +1,6 @@
 // The page tree (§7.7.3): walked from the catalog's /Pages without building an object graph;
 // inheritable attributes are passed down, loops and excessive depth are errors.
+#include <optional>
 #include <unordered_set>
 
 #include "docconform/error.h"
@@ -25,10 +26,11 @@ struct Walk {
   std::unordered_set<std::uint32_t> seen;
   std::uint64_t pages = 0;
 
-  void node(const Object& ref, const Inherited& inherited, std::uint32_t depth) {
+  // holder: where the node that lists this entry lies in the file (for errors about the entry).
+  void node(const Object& ref, const Inherited& inherited, std::uint32_t depth, std::optional<std::uint64_t> holder) {
     const std::string& file = doc.source().name();
     if (ref.kind != Kind::ref || ref.integer < 0 || ref.integer > static_cast<std::int64_t>(UINT32_MAX)) {
-      throw Error(ErrorKind::format, {file, "page tree", std::nullopt}, "page tree entry is not an indirect reference");
+      throw Error(ErrorKind::format, {file, "page tree", holder}, "page tree entry is not an indirect reference");
     }
     const auto num = static_cast<std::uint32_t>(ref.integer);
     const std::string part = object_part(num, ref.gen);
@@ -64,7 +66,7 @@ struct Walk {
     }
     const Object list = kids != nullptr ? doc.resolve(*kids) : Object{};
     if (list.kind != Kind::array) throw Error(ErrorKind::format, {file, part, doc.where(num)}, "/Pages node without a /Kids array");
-    for (const Object& kid : list.items) node(kid, here, depth + 1);
+    for (const Object& kid : list.items) node(kid, here, depth + 1, doc.where(num));
   }
 };
 
@@ -73,9 +75,10 @@ struct Walk {
 std::uint64_t Document::walk_pages(const std::function<void(const PageInfo&)>& visit) {
   const Object root = catalog();
   const Object* pages = root.get("Pages");
-  if (pages == nullptr) throw Error(ErrorKind::format, {source_.name(), "catalog", std::nullopt}, "catalog has no /Pages");
+  const std::optional<std::uint64_t> catalog_at = where(trailer_.get("Root"));
+  if (pages == nullptr) throw Error(ErrorKind::format, {source_.name(), "catalog", catalog_at}, "catalog has no /Pages");
   Walk walk{*this, visit, {}, 0};
-  walk.node(*pages, {}, 0);
+  walk.node(*pages, {}, 0, catalog_at);
   return walk.pages;
 }
 

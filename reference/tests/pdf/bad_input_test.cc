@@ -186,6 +186,42 @@ TEST(BadInput, PageTreeLoops) {
   EXPECT_NE(rejected(classic_pdf(bodies)).message().find("twice"), std::string::npos);
 }
 
+TEST(BadInput, StructureErrorsNameWhereTheOffendingObjectLies) {
+  // /Root that is not a dictionary: the offset of the object it points at.
+  auto bodies = one_page();
+  bodies[0] = "[1 2 3]";
+  const std::string root_array = classic_pdf(bodies);
+  Error e = rejected(root_array);
+  EXPECT_NE(e.message().find("/Root is not a dictionary"), std::string::npos) << e.what();
+  EXPECT_EQ(e.context().offset, root_array.find("1 0 obj"));
+  // A /Kids entry that is not a reference: the offset of the node that lists it.
+  bodies = one_page();
+  bodies[1] = "<< /Type /Pages /Kids [3] /Count 1 >>";
+  const std::string direct_kid = classic_pdf(bodies);
+  e = rejected(direct_kid);
+  EXPECT_NE(e.message().find("not an indirect reference"), std::string::npos) << e.what();
+  EXPECT_EQ(e.context().offset, direct_kid.find("2 0 obj"));
+  // A catalog without /Pages: the catalog's offset.
+  bodies = one_page();
+  bodies[0] = "<< /Type /Catalog >>";
+  const std::string no_pages = classic_pdf(bodies);
+  e = rejected(no_pages);
+  EXPECT_EQ(e.context().offset, no_pages.find("1 0 obj")) << e.what();
+  // An unsupported filter: where the stream's data starts.
+  bodies = one_page();
+  bodies.push_back("<< /Length 4 /Filter /LZWDecode >>\nstream\nabcd\nendstream");
+  const std::string lzw = classic_pdf(bodies);
+  auto source = memory_source(lzw);
+  Document doc(*source);
+  try {
+    doc.stream_decoded(doc.object(4), "object 4 0");
+    ADD_FAILURE() << "LZWDecode decoded";
+  } catch (const Error& err) {
+    EXPECT_EQ(err.kind(), ErrorKind::unsupported) << err.what();
+    EXPECT_EQ(err.context().offset, lzw.find("abcd")) << err.what();
+  }
+}
+
 TEST(BadInput, DeflateBombIsALimitError) {
   const std::string zeros(16u << 20, '\0');
   uLongf size = compressBound(static_cast<uLong>(zeros.size()));

@@ -76,6 +76,8 @@ class Document {
   // Where an object's bytes start (its object stream's, when compressed), for error messages;
   // none for free, absent or unplaceable numbers.
   std::optional<std::uint64_t> where(std::uint32_t num) const;
+  // The same for the object a reference value points at; nullopt for anything else.
+  std::optional<std::uint64_t> where(const Object* ref) const;
   // Follows a chain of references to a direct object (null for a dangling ref).
   Object resolve(const Object& value);
   // The raw (still encoded) data of a stream object, and the decoded data (FlateDecode only).
