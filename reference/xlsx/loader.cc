@@ -39,15 +39,16 @@ auto with_part(const Package& package, const std::string& part, Fn&& fn) {
   }
 }
 
-// The relationship with this id among the rels of source (must be internal).
-const Relationship& follow(const Package& package, const std::vector<Relationship>& rels, const std::string& id,
+// The relationship that source names with `use`, among source's rels (must be internal).
+const Relationship& follow(const Package& package, const std::vector<Relationship>& rels, const RelationshipUse& use,
                            const std::string& source) {
-  const auto it = std::find_if(rels.begin(), rels.end(), [&](const Relationship& r) { return r.id == id; });
+  const auto it = std::find_if(rels.begin(), rels.end(), [&](const Relationship& r) { return r.id == use.id; });
   if (it == rels.end()) {
-    package.fail(ErrorKind::format, rels_part_of(source), std::nullopt, "no relationship with Id '" + id + "'");
+    package.fail(ErrorKind::format, source, use.offset,
+                 "no relationship with Id '" + use.id + "' in " + rels_part_of(source));
   }
   if (it->external) {
-    package.fail(ErrorKind::format, rels_part_of(source), std::nullopt, "relationship '" + id + "' is external");
+    package.fail(ErrorKind::format, rels_part_of(source), it->offset, "relationship '" + use.id + "' is external");
   }
   return *it;
 }
@@ -57,12 +58,12 @@ void check_target(const Package& package, const Relationship& r, const std::stri
                   const std::vector<std::string>& chain) {
   for (const auto& ancestor : chain) {
     if (part_key(ancestor) == part_key(r.target)) {
-      package.fail(ErrorKind::format, rels_part_of(source), std::nullopt,
+      package.fail(ErrorKind::format, rels_part_of(source), r.offset,
                    "relationship '" + r.id + "' leads back to " + ancestor + " (cycle)");
     }
   }
   if (!package.has(r.target)) {
-    package.fail(ErrorKind::format, rels_part_of(source), std::nullopt,
+    package.fail(ErrorKind::format, rels_part_of(source), r.offset,
                  "relationship '" + r.id + "' targets " + r.target + ", which is not in the package");
   }
 }
@@ -85,13 +86,13 @@ void read_sheet_extras(const Package& package, Sheet& sheet, const SheetOutput& 
     auto comments = with_part(package, r.target, [&](const std::string& xml) { return read_comments(xml, limits); });
     for (auto& c : comments) sheet.comments.push_back(std::move(c));
   }
-  for (const auto& id : output.table_ids) {
-    const Relationship& r = follow(package, rels, id, sheet.part);
+  for (const auto& use : output.table_ids) {
+    const Relationship& r = follow(package, rels, use, sheet.part);
     check_target(package, r, sheet.part, chain);
     sheet.tables.push_back(with_part(package, r.target, [&](const std::string& xml) { return read_table(xml, limits); }));
   }
-  for (const auto& id : output.drawing_ids) {
-    const Relationship& r = follow(package, rels, id, sheet.part);
+  for (const auto& use : output.drawing_ids) {
+    const Relationship& r = follow(package, rels, use, sheet.part);
     check_target(package, r, sheet.part, chain);
     sheet.drawings.push_back(r.target);
     std::vector<std::string> drawing_chain = chain;
@@ -138,7 +139,7 @@ WorkbookIndex index_workbook(const Package& package, const LoadOptions& options)
           with_part(package, r->target, [&](const std::string& xml) { return read_cell_format_count(xml, limits); });
     }
     for (const auto& entry : book.sheets) {
-      const Relationship& r = follow(package, rels, entry.relationship_id, workbook_part);
+      const Relationship& r = follow(package, rels, entry.relationship, workbook_part);
       check_target(package, r, workbook_part, chain);
       Sheet sheet;
       sheet.name = entry.name;
@@ -154,7 +155,7 @@ WorkbookIndex index_workbook(const Package& package, const LoadOptions& options)
         index.worksheet_of_sheet.push_back(static_cast<std::size_t>(-1));
       } else {
         package.fail(ErrorKind::unsupported, rels_part_of(workbook_part), std::nullopt,
-                     "sheet '" + entry.relationship_id + "' has unsupported relationship type " + r.type);
+                     "sheet '" + entry.relationship.id + "' has unsupported relationship type " + r.type);
       }
       wb.sheets.push_back(std::move(sheet));
     }

@@ -373,6 +373,7 @@ std::vector<Relationship> read_relationships(const Package& package, std::string
       if (t != Token::start || !span_is(scanner.local(), "Relationship")) continue;
       Relationship r;
       const std::uint64_t at = scanner.token_offset();
+      r.offset = at;
       if (const auto* a = scanner.attribute("Id")) r.id = attribute_bytes(*a, at);
       if (const auto* a = scanner.attribute("Type")) {
         const std::string type = attribute_bytes(*a, at);

@@ -127,6 +127,7 @@ struct Relationship {
   std::string type;    // the last segment of the type URI: worksheet, sharedStrings, comments...
   std::string target;  // resolved part name (no leading '/'); empty for external targets
   bool external = false;
+  std::uint64_t offset = 0;  // of its <Relationship> element in the .rels part
 };
 
 // The .rels part name of a part: dir/name.xml -> dir/_rels/name.xml.rels.

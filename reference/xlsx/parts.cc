@@ -46,9 +46,9 @@ WorkbookPart read_workbook_part(const std::string& xml, const ScanLimits& limits
         else sc.fail("unknown sheet state");
       }
       for (const auto& a : sc.attributes()) {
-        if (span_is(a.local, "id") && a.prefix.size > 0) e.relationship_id = attribute_bytes(a, at);
+        if (span_is(a.local, "id") && a.prefix.size > 0) e.relationship = {attribute_bytes(a, at), at};
       }
-      if (e.relationship_id.empty()) sc.fail("<sheet> without r:id");
+      if (e.relationship.id.empty()) sc.fail("<sheet> without r:id");
       out.sheets.push_back(std::move(e));
     }
   }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "docconform/xlsx/workbook.h"
+#include "relationship_use.h"
 #include "xml_scanner.h"
 
 namespace docconform::xlsx {
@@ -14,7 +15,7 @@ namespace docconform::xlsx {
 struct SheetEntry {
   std::u16string name;
   SheetState state = SheetState::visible;
-  std::string relationship_id;
+  RelationshipUse relationship;
 };
 
 struct WorkbookPart {

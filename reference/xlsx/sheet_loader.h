@@ -17,8 +17,8 @@ namespace docconform::xlsx {
 struct SheetOutput {
   std::vector<Segment> segments;
   std::vector<std::u16string> merged_cells;
-  std::vector<std::string> table_ids;
-  std::vector<std::string> drawing_ids;
+  std::vector<RelationshipUse> table_ids;
+  std::vector<RelationshipUse> drawing_ids;
   bool split = false;
 };
 

@@ -148,7 +148,9 @@ class SheetParser {
           in_sheet_data_ = true;
           mark_safe();
         } else if (span_is(name, "drawing")) {
-          if (const auto* id = relationship_id()) out_.drawing_ids.push_back(attribute_bytes(*id, sc_.token_offset()));
+          if (const auto* id = relationship_id()) {
+            out_.drawing_ids.push_back({attribute_bytes(*id, sc_.token_offset()), sc_.token_offset()});
+          }
           skip_element(sc_);
         } else if (!span_is(name, "mergeCells") && !span_is(name, "tableParts")) {
           skip_element(sc_);
@@ -157,7 +159,9 @@ class SheetParser {
         if (span_is(parent2, "mergeCells") && span_is(name, "mergeCell")) {
           if (const auto* ref = sc_.attribute("ref")) out_.merged_cells.push_back(attribute_text(*ref, sc_.token_offset()));
         } else if (span_is(parent2, "tableParts") && span_is(name, "tablePart")) {
-          if (const auto* id = relationship_id()) out_.table_ids.push_back(attribute_bytes(*id, sc_.token_offset()));
+          if (const auto* id = relationship_id()) {
+            out_.table_ids.push_back({attribute_bytes(*id, sc_.token_offset()), sc_.token_offset()});
+          }
         }
         skip_element(sc_);
       }

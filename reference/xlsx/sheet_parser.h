@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "docconform/xlsx/workbook.h"
+#include "relationship_use.h"
 #include "xml_scanner.h"
 #include "xml_text.h"
 
@@ -40,8 +41,8 @@ struct ChunkResult {
   std::string open_names;         // qualified names open at the end ("worksheet sheetData")
   std::string closed_names;       // qualified names that closed the assumed-open elements
   std::vector<std::u16string> merged_cells;
-  std::vector<std::string> table_ids;    // r:id of <tablePart>
-  std::vector<std::string> drawing_ids;  // r:id of <drawing>
+  std::vector<RelationshipUse> table_ids;    // r:id of <tablePart>
+  std::vector<RelationshipUse> drawing_ids;  // r:id of <drawing>
   std::uint64_t shared_string_bound = 0; // 1 + the highest shared string index read (0: none)
 };
 

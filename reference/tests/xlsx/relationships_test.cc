@@ -100,18 +100,25 @@ TEST(XlsxRelationships, CommentAuthorIdIsAnUnsignedInteger) {
   }
 }
 
-TEST(XlsxRelationships, MissingRelationshipsAreErrorsNamingTheRelsPart) {
+TEST(XlsxRelationships, MissingRelationshipsAreErrorsWithPartAndOffset) {
+  // A target that is not in the package: the <Relationship> element in the .rels part.
+  const std::string workbook_rels = rels({{"worksheet", "worksheets/missing.xml"}});
   Error e = load_error({{"_rels/.rels", rels({{"officeDocument", "xl/workbook.xml"}})},
                         {"xl/workbook.xml", workbook_xml()},
-                        {"xl/_rels/workbook.xml.rels", rels({{"worksheet", "worksheets/missing.xml"}})}});
+                        {"xl/_rels/workbook.xml.rels", workbook_rels}});
   EXPECT_EQ(e.context().part, "xl/_rels/workbook.xml.rels");
+  EXPECT_EQ(e.context().offset, workbook_rels.find("<Relationship "));
   EXPECT_NE(e.message().find("not in the package"), std::string::npos);
 
+  // An r:id the .rels part lacks: the element that names it.
+  const std::string workbook = workbook_xml("<sheet name=\"S\" sheetId=\"1\" r:id=\"rId9\"/>");
   e = load_error({{"_rels/.rels", rels({{"officeDocument", "xl/workbook.xml"}})},
-                  {"xl/workbook.xml", workbook_xml("<sheet name=\"S\" sheetId=\"1\" r:id=\"rId9\"/>")},
+                  {"xl/workbook.xml", workbook},
                   {"xl/_rels/workbook.xml.rels", rels({{"worksheet", "worksheets/sheet1.xml"}})},
                   {"xl/worksheets/sheet1.xml", one_cell}});
   EXPECT_NE(e.message().find("rId9"), std::string::npos);
+  EXPECT_EQ(e.context().part, "xl/workbook.xml");
+  EXPECT_EQ(e.context().offset, workbook.find("<sheet "));
 
   e = load_error({{"xl/workbook.xml", workbook_xml()}});
   EXPECT_EQ(e.context().part, "_rels/.rels");
