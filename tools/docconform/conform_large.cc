@@ -59,7 +59,9 @@ std::vector<CaseFile> prepare_large_cases(const RunOptions& options) {
   std::vector<CaseFile> cases;
   for (const auto& [line, fields] : read_tsv(manifest)) {
     const ErrorContext where{manifest, "line " + std::to_string(line), std::nullopt};
-    if (fields.size() != 4) throw Error(ErrorKind::format, where, "expected 4 tab-separated fields: format case golden recipe");
+    if (fields.size() != 6) {
+      throw Error(ErrorKind::format, where, "expected 6 tab-separated fields: format case golden recipe what-it-tests rule-source");
+    }
     const std::string& format = fields[0];
     const std::string& name = fields[1];
     if (find_dump_format(format) == nullptr) throw Error(ErrorKind::format, where, "unknown format " + format);

@@ -70,8 +70,9 @@ class ConformRunner : public ::testing::Test {
               "\ncase $1 in write) printf %s \"$2\" > \"$3\";; *) echo 'no such recipe' >&2; exit 3;; esac\n");
     fs::permissions(root_ / "generator.sh", fs::perms::owner_all);
     write(root_ / "conformance/large/CASES.tsv",
-          "# format case golden recipe\nutf8\ty_large_text.bin\tsha256:" +
-              sha256_of("docconform-dump utf8 1\nunits 1\ntext \"" + golden_text + "\"\n") + "\t" + recipe + "\n");
+          "# format case golden recipe what rule\nutf8\ty_large_text.bin\tsha256:" +
+              sha256_of("docconform-dump utf8 1\nunits 1\ntext \"" + golden_text + "\"\n") + "\t" + recipe +
+              "\tone generated text\ttest\n");
     RunOptions o = options({"reference", "always-a"});
     o.large = true;
     o.large_dir = (root_ / "large").string();
