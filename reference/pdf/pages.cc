@@ -66,7 +66,8 @@ struct Walk {
     }
     const Object list = kids != nullptr ? doc.resolve(*kids) : Object{};
     if (list.kind != Kind::array) throw Error(ErrorKind::format, {file, part, doc.where(num)}, "/Pages node without a /Kids array");
-    for (const Object& kid : list.items) node(kid, here, depth + 1, doc.where(num));
+    const std::optional<std::uint64_t> at = doc.where(num);
+    for (const Object& kid : list.items) node(kid, here, depth + 1, at);
   }
 };
 

@@ -6,9 +6,9 @@
 
 #include "docconform/error.h"
 #include "docconform/pdf/mapped.h"
+#include "docconform/truncation_guard.h"
 #include "posix_file.h"
 #include "sources.h"
-#include "docconform/truncation_guard.h"
 
 namespace docconform::pdf {
 namespace {

@@ -208,8 +208,7 @@ void check_declared_budget(const Package& package, const WorkbookIndex& index) {
     total += package.check_declared_size(*entry);
     if (total > package.budget()) {
       package.fail(ErrorKind::limit, *part, std::nullopt,
-                   "the parts to read declare " + std::to_string(total) + " bytes up to this one, over the inflate budget of " +
-                       std::to_string(package.budget()) + " bytes (inflate_ratio x file size, within inflate_floor..inflate_cap; zip bomb?)");
+                   "the parts to read declare " + std::to_string(total) + " bytes up to this one, over " + package.budget_text());
     }
   }
 }

@@ -193,6 +193,11 @@ void Package::release_handle(zip_t* zip) const {
   spare_.push_back(zip);
 }
 
+std::string Package::budget_text() const {
+  return "the inflate budget of " + std::to_string(budget_) + " bytes for a " + std::to_string(size_) +
+         "-byte file (inflate_ratio x file size, within inflate_floor..inflate_cap; zip bomb?)";
+}
+
 std::uint64_t Package::check_declared_size(std::uint64_t index) const {
   const std::uint64_t declared = sizes_[index];
   if (declared > limits_.max_part_bytes) {
@@ -202,8 +207,7 @@ std::uint64_t Package::check_declared_size(std::uint64_t index) const {
   }
   if (declared > budget_) {
     fail(ErrorKind::limit, names_[index], std::nullopt,
-         "declared size " + std::to_string(declared) + " exceeds the inflate budget of " + std::to_string(budget_) +
-             " bytes (inflate_ratio x file size, within inflate_floor..inflate_cap; zip bomb?)");
+         "declared size " + std::to_string(declared) + " exceeds " + budget_text());
   }
   return declared;
 }
@@ -212,8 +216,7 @@ void Package::charge(std::uint64_t bytes, const std::string& part, std::uint64_t
   const std::uint64_t total = inflated_.fetch_add(bytes, std::memory_order_relaxed) + bytes;
   if (total > budget_) {
     fail(ErrorKind::limit, part, offset,
-         "inflated data exceeds the inflate budget of " + std::to_string(budget_) + " bytes for a " +
-             std::to_string(size_) + "-byte file (inflate_ratio x file size, within inflate_floor..inflate_cap; zip bomb?)");
+         "inflated data exceeds " + budget_text());
   }
 }
 

@@ -47,6 +47,8 @@ class Package {
   // Charges inflated bytes against the budget; throws Error(limit) when it is exhausted.
   void charge(std::uint64_t bytes, const std::string& part, std::uint64_t offset) const;
   std::uint64_t budget() const { return budget_; }
+  // "the inflate budget of N bytes for a M-byte file (...)", for the errors that enforce it.
+  std::string budget_text() const;
   std::uint64_t inflated() const { return inflated_.load(std::memory_order_relaxed); }
   std::uint64_t declared_size(std::uint64_t index) const { return sizes_[index]; }
   // The entry's declared size; throws Error(limit) naming it when the size alone is over
