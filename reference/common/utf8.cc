@@ -2,6 +2,10 @@
 
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace docconform {
 namespace {
 
@@ -64,6 +68,16 @@ inline unsigned decode_one(const std::uint8_t* p, const std::uint8_t* end, std::
   return 4;
 }
 
+// Eight ASCII bytes to eight UTF-16 units.
+inline void widen_ascii(const std::uint8_t* p, char16_t* o) {
+#if defined(__SSE2__)
+  const __m128i bytes = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(o), _mm_unpacklo_epi8(bytes, _mm_setzero_si128()));
+#else
+  for (int i = 0; i < 8; ++i) o[i] = p[i];
+#endif
+}
+
 // Length of the ASCII run at p, checked a word at a time.
 inline std::size_t ascii_run(const std::uint8_t* p, const std::uint8_t* end) {
   const std::uint8_t* start = p;
@@ -100,10 +114,23 @@ std::size_t decode_utf8_passthrough(const std::uint8_t* data, std::size_t size, 
   const std::uint8_t* end = data + size;
   char16_t* o = out;
   while (p < end) {
-    const std::size_t run = ascii_run(p, end);
-    for (std::size_t i = 0; i < run; ++i) o[i] = p[i];
-    o += run;
-    p += run;
+    // ASCII is widened eight bytes at a time; a shorter ASCII tail of a run of at least eight
+    // bytes is widened by redoing the last eight (the overlap rewrites the same units).
+    std::uint64_t word;
+    for (; end - p >= 8; p += 8, o += 8) {
+      std::memcpy(&word, p, 8);
+      if (word & high_bits) break;
+      widen_ascii(p, o);
+    }
+    if (p != end && end - p < 8 && p - data >= 8) {
+      std::memcpy(&word, end - 8, 8);
+      if ((word & high_bits) == 0) {
+        widen_ascii(end - 8, o + (end - p) - 8);
+        o += end - p;
+        break;
+      }
+    }
+    while (p < end && *p < 0x80) *o++ = *p++;
     if (p == end) break;
     std::uint32_t cp;
     p += decode_one(p, end, cp);

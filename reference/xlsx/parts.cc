@@ -7,6 +7,7 @@
 #include "docconform/parallel.h"
 #include "sheet_parser.h"
 #include "rich_text.h"
+#include "shape_match.h"
 #include "xml_text.h"
 
 namespace docconform::xlsx {
@@ -72,12 +73,20 @@ void parse_sst_chunk(const std::uint8_t* data, std::size_t size, std::uint64_t b
   if (!first) sc.assume_open(1);
   TextCollector collector;
   SimpleElement simple;
+  StringShape shape;
   try {
     for (;;) {
       // <si><t>text</t></si> read whole: what read_rich_text gives for it.
-      if (shortcut && sc.depth() == 1 && sc.try_simple_element("si", "t", simple)) {
-        out.items.push_back(simple.has_inner ? append_xstring(simple.text, out.arena) : TextRef{out.arena.size(), 0});
-        continue;
+      if (shortcut && sc.depth() == 1) {
+        const std::uint8_t* const after = match_string_shape(sc.cursor(), sc.input_end(), shape);
+        if (after && shape.text.size <= 0xFFFFFFFFu && sc.take_element(after, 2, shape.longest_token, shape.attributes)) {
+          out.items.push_back(append_xstring(shape.text, out.arena));
+          continue;
+        }
+        if (sc.try_simple_element("si", "t", simple)) {
+          out.items.push_back(simple.has_inner ? append_xstring(simple.text, out.arena) : TextRef{out.arena.size(), 0});
+          continue;
+        }
       }
       const Token t = next_token(sc);
       if (t == Token::end_of_input) break;
@@ -130,13 +139,16 @@ void merge_chunks(std::vector<SstChunk>& chunks, SharedStrings& out) {
 
 // The table's arena and list sized once, for the whole part, as its first chunk's share of it
 // predicts, instead of doubling (each doubling copies everything and touches fresh pages).
-// Never more than the part's declared size in bytes: a declared size is a hint, not a promise.
+// Later strings may be longer (numbered text grows: 8 % more units per byte by the end of the
+// 1M-row benchmark file), so the arena gets a quarter more than predicted; capacity never
+// written costs address space, not memory. Each is capped by what the part's declared size
+// could hold, since a declared size is a hint, not a promise: an item takes at least 5 bytes
+// (<si/>), a unit at least one.
 void reserve_like_first_chunk(std::size_t chunk_bytes, std::uint64_t expected_bytes, SstChunk& strings) {
   if (chunk_bytes == 0 || expected_bytes <= chunk_bytes) return;
-  const double scale = static_cast<double>(expected_bytes) / static_cast<double>(chunk_bytes) * 1.05;
-  const double items = static_cast<double>(strings.items.size()) * scale;
-  const double units = static_cast<double>(strings.arena.size()) * scale;
-  if (items * sizeof(TextRef) + units * sizeof(char16_t) > static_cast<double>(expected_bytes)) return;
+  const double scale = static_cast<double>(expected_bytes) / static_cast<double>(chunk_bytes);
+  const double items = std::min(static_cast<double>(strings.items.size()) * scale * 1.05, expected_bytes / 5.0);
+  const double units = std::min(static_cast<double>(strings.arena.size()) * scale * 1.25, static_cast<double>(expected_bytes));
   strings.items.reserve(static_cast<std::size_t>(items));
   strings.arena.reserve(static_cast<std::size_t>(units));
 }

@@ -8,13 +8,16 @@
 
 #include "docconform/error.h"
 #include "rich_text.h"
+#include "shape_match.h"
 
 namespace docconform::xlsx {
 namespace {
 
 inline bool is_space(std::uint8_t c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
-Span trim(Span s) {
+inline Span trim(Span s) {
+  // Values rarely carry whitespace: one look at each end settles most of them.
+  if (s.size == 0 || (s.data[0] > ' ' && s.data[s.size - 1] > ' ')) return s;
   while (s.size > 0 && is_space(s.data[0])) {
     ++s.data;
     --s.size;
@@ -121,6 +124,14 @@ class SheetParser {
     if (in_sheet_data_) mark_safe();
     Span parent2;
     for (;;) {
+      if (ctx_.shortcut && in_sheet_data_ && sc_.depth() == 2) {
+        const std::uint8_t* const row = sc_.cursor();
+        const std::uint8_t* const after = match_row_start(row, sc_.input_end(), row_shape_);
+        if (after && sc_.take_start_tag(after, {row + 1, 3}, row_shape_.attributes, row_shape_.count)) {
+          read_row();
+          continue;
+        }
+      }
       const Token t = next_token(sc_);
       if (t == Token::end_of_input) {
         check_row_gap(sc_.position());
@@ -135,13 +146,11 @@ class SheetParser {
       const Span name = sc_.local();
       if (d == 3 && in_sheet_data_) {
         if (span_is(name, "row")) {
-          check_row_gap(sc_.token_offset());
-          row_gap_start_ = sc_.token_offset();
-          parse_row();
+          read_row();
         } else {
           skip_element(sc_);
+          mark_safe();
         }
-        mark_safe();
       } else if (d == 2) {
         parent2 = name;
         if (span_is(name, "sheetData")) {
@@ -188,6 +197,14 @@ class SheetParser {
                     std::to_string(ctx_.max_row_bytes) + ")");
   }
 
+  // The row whose start tag was just read, up to its end.
+  void read_row() {
+    check_row_gap(sc_.token_offset());
+    row_gap_start_ = sc_.token_offset();
+    parse_row();
+    mark_safe();
+  }
+
   void mark_safe() {
     out_.safe_bytes = sc_.consumed();
     out_.safe_rows = seg_.rows.size();
@@ -230,9 +247,21 @@ class SheetParser {
     std::uint32_t previous_column = 0;
     const std::size_t depth = sc_.depth();
     for (;;) {
-      if (ctx_.shortcut && sc_.try_simple_element("c", "v", simple_)) {
-        add_simple_cell(row, state, previous_column);
-        continue;
+      if (ctx_.shortcut) {
+        const std::uint8_t* const after = match_cell_shape(sc_.cursor(), sc_.input_end(), shape_);
+        if (after && sc_.take_element(after, shape_.has_value ? 2 : 1, shape_.longest_token, shape_.attributes)) {
+          add_shaped_cell(row, state, previous_column);
+          continue;
+        }
+        const std::uint8_t* const end_tag = sc_.cursor();
+        if (const std::uint8_t* const after_end = match_row_end(end_tag, sc_.input_end());
+            after_end && sc_.take_end_tag(after_end, {end_tag + 2, 3})) {
+          break;
+        }
+        if (sc_.try_simple_element("c", "v", simple_)) {
+          add_simple_cell(row, state, previous_column);
+          continue;
+        }
       }
       const Token t = next_token(sc_);
       if (t == Token::end) {
@@ -262,36 +291,47 @@ class SheetParser {
       const Attribute& a = *first;
       if (a.prefix.size != 0 || a.local.size != 1) continue;
       switch (a.local.data[0]) {
-        case 'r': {
-          std::uint32_t ref_row = 0;
-          if (!parse_cell_ref(a.value, column, ref_row) || column == 0) sc_.fail("malformed cell reference");
-          if (column > max_columns || ref_row > max_rows) {
-            range_error(offset, "cell reference " + std::string(a.value.view()) + " is outside A1:XFD1048576");
-          }
-          if (ref_row != 0 && state.implicit && state.cells == 0) {
-            // A row without r whose first cell carries a reference: the cell numbers the row.
-            if (state.counted_relative) --out_.relative_rows;
-            state.counted_relative = false;
-            row.number = ref_row;
-            state.implicit = false;
-            seen_explicit_ = true;
-          } else if (ref_row != 0 && !state.implicit && ref_row != row.number) {
-            sc_.fail("cell reference names another row than its <row>");
-          }
-          break;
-        }
-        case 's': {
-          std::uint64_t style = 0;  // s="" means the default, as s absent does
-          if ((trim(a.value).size != 0 && !parse_uint(a.value, style)) || style > 0xFFFFFFFFu) sc_.fail("style index is not an integer");
-          cell.style = static_cast<std::uint32_t>(style);
-          break;
-        }
-        case 't':
-          if (!parse_cell_type(a.value, tag)) sc_.fail("unknown cell type");
-          break;
+        case 'r': cell_reference(a.value, offset, row, state, column); break;
+        case 's': cell_style(a.value, cell); break;
+        case 't': cell_type(a.value, tag); break;
         default: break;
       }
     }
+    place_cell(cell, column, offset, state, previous_column);
+    return cell;
+  }
+
+  // r: the cell's column, and its row's number when the row has none.
+  void cell_reference(Span value, std::uint64_t offset, Row& row, RowState& state, std::uint32_t& column) {
+    std::uint32_t ref_row = 0;
+    if (!parse_cell_ref(value, column, ref_row) || column == 0) sc_.fail("malformed cell reference");
+    if (column > max_columns || ref_row > max_rows) {
+      range_error(offset, "cell reference " + std::string(value.view()) + " is outside A1:XFD1048576");
+    }
+    if (ref_row != 0 && state.implicit && state.cells == 0) {
+      // A row without r whose first cell carries a reference: the cell numbers the row.
+      if (state.counted_relative) --out_.relative_rows;
+      state.counted_relative = false;
+      row.number = ref_row;
+      state.implicit = false;
+      seen_explicit_ = true;
+    } else if (ref_row != 0 && !state.implicit && ref_row != row.number) {
+      sc_.fail("cell reference names another row than its <row>");
+    }
+  }
+
+  void cell_style(Span value, Cell& cell) {
+    std::uint64_t style = 0;  // s="" means the default, as s absent does
+    if ((trim(value).size != 0 && !parse_uint(value, style)) || style > 0xFFFFFFFFu) sc_.fail("style index is not an integer");
+    cell.style = static_cast<std::uint32_t>(style);
+  }
+
+  void cell_type(Span value, CellTag& tag) {
+    if (!parse_cell_type(value, tag)) sc_.fail("unknown cell type");
+  }
+
+  // The column is the cell's own, or (0) the one after the previous cell's.
+  void place_cell(Cell& cell, std::uint32_t column, std::uint64_t offset, RowState& state, std::uint32_t& previous_column) {
     if (column == 0) {
       column = previous_column + 1;
       if (column > max_columns) range_error(offset, "implied column is beyond column XFD (16384)");
@@ -299,7 +339,20 @@ class SheetParser {
     previous_column = column;
     ++state.cells;
     cell.column = static_cast<std::uint16_t>(column);
-    return cell;
+  }
+
+  // A cell matched byte for byte (shape_match.h): its attributes come in the order r, s, t.
+  void add_shaped_cell(Row& row, RowState& state, std::uint32_t& previous_column) {
+    const std::uint64_t offset = sc_.token_offset();
+    CellTag tag = CellTag::n;
+    Cell cell;
+    std::uint32_t column = 0;
+    if (shape_.r.data) cell_reference(shape_.r, offset, row, state, column);
+    if (shape_.s.data) cell_style(shape_.s, cell);
+    if (shape_.t.data) cell_type(shape_.t, tag);
+    place_cell(cell, column, offset, state, previous_column);
+    if (shape_.has_value && tag != CellTag::inline_str) set_value(cell, tag, shape_.value, offset + shape_.value_offset);
+    seg_.cells.push_back(cell);
   }
 
   // A cell read whole by the scanner's shortcut: <c ...>, at most a <v>, </c>.
@@ -440,6 +493,8 @@ class SheetParser {
   bool seen_explicit_ = false;
   bool in_sheet_data_ = false;
   SimpleElement simple_;
+  CellShape shape_;
+  RowShape row_shape_;
 };
 
 // Plain cells take 30-45 bytes of XML, rows 4 or more cells: reserving for that spares the
@@ -465,35 +520,33 @@ bool parse_uint(Span s, std::uint64_t& value) {
   std::uint64_t v = 0;
   for (std::size_t i = 0; i < s.size; ++i) {
     const unsigned digit = static_cast<unsigned>(s.data[i]) - '0';
-    if (digit > 9 || v > (UINT64_MAX - digit) / 10) return false;
-    v = v * 10 + digit;
+    if (digit > 9 || __builtin_mul_overflow(v, 10u, &v) || __builtin_add_overflow(v, digit, &v)) return false;
   }
   value = v;
   return true;
 }
 
 bool parse_cell_ref(Span ref, std::uint32_t& column, std::uint32_t& row) {
-  std::size_t i = 0;
-  std::uint64_t c = 0;
-  while (i < ref.size) {
-    std::uint8_t ch = ref.data[i];
-    if (ch >= 'a' && ch <= 'z') ch = static_cast<std::uint8_t>(ch - 'a' + 'A');
-    if (ch < 'A' || ch > 'Z') break;
-    c = c * 26 + (ch - 'A' + 1);
+  const std::uint8_t* p = ref.data;
+  const std::uint8_t* const end = p + ref.size;
+  std::uint32_t c = 0;
+  for (; p < end; ++p) {
+    const unsigned letter = static_cast<unsigned>(*p | 0x20) - 'a';  // 0..25 for A-Z and a-z only
+    if (letter > 25) break;
+    c = c * 26 + letter + 1;
     if (c > 0xFFFFFF) return false;
-    ++i;
   }
-  std::uint64_t r = 0;
-  const std::size_t digits_start = i;
-  while (i < ref.size && ref.data[i] >= '0' && ref.data[i] <= '9') {
-    r = r * 10 + (ref.data[i] - '0');
+  const std::uint8_t* const digits = p;
+  std::uint32_t r = 0;
+  for (; p < end; ++p) {
+    const unsigned digit = static_cast<unsigned>(*p) - '0';
+    if (digit > 9) return false;
+    r = r * 10 + digit;
     if (r > 0xFFFFFFF) return false;
-    ++i;
   }
-  if (i != ref.size || (c == 0 && i == digits_start)) return false;
-  if (i > digits_start && r == 0) return false;
-  column = static_cast<std::uint32_t>(c);
-  row = static_cast<std::uint32_t>(r);
+  if ((c == 0 && p == digits) || (p > digits && r == 0)) return false;
+  column = c;
+  row = r;
   return true;
 }
 

@@ -3,6 +3,7 @@
 #include <array>
 #include <string>
 
+#include "byte_search.h"
 #include "docconform/error.h"
 
 namespace docconform::xlsx {
@@ -45,29 +46,10 @@ inline const std::uint8_t* name_end(const std::uint8_t* q, const std::uint8_t* e
   return q;
 }
 
-// Word-at-a-time search for the shortcut: the run before the first byte that is `stop`, '<',
-// '&' or below 0x20 (TAB, LF and CR, and other controls the shortcut leaves to next()).
-// The lowest flagged byte of each test is exact, so the lowest of their union is the first hit.
-constexpr std::uint64_t ones = 0x0101010101010101ull;
-constexpr std::uint64_t high_bits = 0x8080808080808080ull;
-
-inline std::uint64_t equal_bytes(std::uint64_t word, std::uint8_t c) {
-  const std::uint64_t x = word ^ (ones * c);
-  return (x - ones) & ~x & high_bits;
-}
-
+// The run before the first byte that is `stop`, '<', '&' or below 0x20 (TAB, LF and CR, and
+// other controls the shortcut leaves to next()).
 inline const std::uint8_t* find_stop(const std::uint8_t* q, const std::uint8_t* end, std::uint8_t stop) {
-  for (; end - q >= 8; q += 8) {
-    std::uint64_t word;
-    std::memcpy(&word, q, 8);
-    const std::uint64_t hits =
-        equal_bytes(word, stop) | equal_bytes(word, '<') | equal_bytes(word, '&') | ((word - ones * 0x20) & ~word & high_bits);
-    if (hits != 0) return q + __builtin_ctzll(hits) / 8;
-  }
-  for (; q < end; ++q) {
-    if (*q == stop || *q == '<' || *q == '&' || *q < 0x20) return q;
-  }
-  return end;
+  return find_first_of<true>(q, end, stop, '<', '&');
 }
 
 // Splits a name at its first colon (null when it has none).
@@ -392,6 +374,30 @@ bool XmlScanner::try_simple_element(std::string_view outer, std::string_view inn
   if (stack_.size() + (out.has_inner ? 2 : 1) > limits_.max_depth) return false;
   token_ = p_;
   p_ = q;
+  return true;
+}
+
+bool XmlScanner::take_start_tag(const std::uint8_t* after, Span qname, const Attribute* attributes, std::size_t count) {
+  if (pending_end_ || stack_.empty() || stack_.size() >= limits_.max_depth ||
+      static_cast<std::uint64_t>(after - p_) > limits_.max_token_bytes || count > limits_.max_attributes) {
+    return false;
+  }
+  token_ = p_;
+  p_ = after;
+  attributes_.assign(attributes, attributes + count);
+  split_qname(qname, static_cast<const std::uint8_t*>(std::memchr(qname.data, ':', qname.size)), prefix_, local_);
+  stack_.push_back(qname);
+  self_closing_ = false;
+  return true;
+}
+
+bool XmlScanner::take_end_tag(const std::uint8_t* after, Span qname) {
+  if (pending_end_ || stack_.empty() || stack_.back().data == nullptr || !same_bytes(stack_.back(), qname)) return false;
+  token_ = p_;
+  p_ = after;
+  stack_.pop_back();
+  split_qname(qname, static_cast<const std::uint8_t*>(std::memchr(qname.data, ':', qname.size)), prefix_, local_);
+  self_closing_ = false;
   return true;
 }
 

@@ -94,6 +94,27 @@ class XmlScanner {
   // attributes() are left as they were.
   bool try_simple_element(std::string_view outer, std::string_view inner, SimpleElement& out);
 
+  // For callers that match an element's exact bytes themselves (shape_match.h): the unread
+  // input, and the step that consumes such an element, `levels` elements deep, whose longest tag
+  // or text has longest_token bytes and whose elements carry at most `attributes` attributes
+  // each. It succeeds where try_simple_element would (no end owed, inside the root, within the
+  // limits), with the same effect; else nothing is consumed.
+  const std::uint8_t* cursor() const { return p_; }
+  const std::uint8_t* input_end() const { return end_; }
+  bool take_element(const std::uint8_t* after, std::size_t levels, std::size_t longest_token, std::size_t attributes) {
+    if (pending_end_ || stack_.empty() || stack_.size() + levels > limits_.max_depth ||
+        longest_token > limits_.max_token_bytes || attributes > limits_.max_attributes) {
+      return false;
+    }
+    token_ = p_;
+    p_ = after;
+    return true;
+  }
+  // The same for a start tag that is not self-closing, <qname> with these attributes (an end
+  // follows later), and for an end tag </qname> that closes the innermost open element.
+  bool take_start_tag(const std::uint8_t* after, Span qname, const Attribute* attributes, std::size_t count);
+  bool take_end_tag(const std::uint8_t* after, Span qname);
+
   // Valid after start: the element's names and attributes. After end: the closed element's name.
   Span local() const { return local_; }
   Span prefix() const { return prefix_; }

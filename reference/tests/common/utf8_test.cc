@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace docconform {
@@ -60,6 +61,24 @@ TEST(Utf8Passthrough, AsciiRunsAroundMultibyteAcrossWordBoundaries) {
   raw += '\xFF';
   std::u16string expected = std::u16string(13, u'a') + u"\u00E9" + std::u16string(17, u'b') + u"\u00FF";
   EXPECT_EQ(decode_utf8(raw), expected);
+}
+
+TEST(Utf8Passthrough, AsciiTailsOfEveryLengthAroundOtherSequences) {
+  // ASCII is widened eight bytes at a time, a short tail by redoing the last eight bytes: every
+  // head and tail length around each kind of sequence, into a buffer of exactly the input's size.
+  const std::vector<std::pair<std::string, std::u16string>> middles = {
+      {"\xC3\xA9", u"\u00E9"}, {"\xE2\x9C\x93", u"\u2713"}, {"\xF0\x9F\x98\x80", u"\U0001F600"}, {"\xFF", u"\u00FF"}, {"", u""}};
+  for (const auto& [raw_middle, middle] : middles) {
+    for (std::size_t head = 0; head <= 20; ++head) {
+      for (std::size_t tail = 0; tail <= 20; ++tail) {
+        const std::string raw = std::string(head, 'h') + raw_middle + std::string(tail, 't');
+        std::vector<char16_t> out(raw.size());
+        const std::size_t n = decode_utf8_passthrough(reinterpret_cast<const std::uint8_t*>(raw.data()), raw.size(), out.data());
+        EXPECT_EQ(std::u16string(out.data(), n), std::u16string(head, u'h') + middle + std::u16string(tail, u't'))
+            << "head " << head << " tail " << tail << " middle " << raw_middle.size() << " bytes";
+      }
+    }
+  }
 }
 
 TEST(Utf8Passthrough, LengthPassMatchesDecodePass) {

@@ -108,10 +108,22 @@ const std::vector<std::string> cell_snippets = {
     "<c r=\"A1\"><w>5</w></c>", "<c r=\"A1\"><v>5</v><w/></c>", "<c t=\"str\"><v>_x0041_</v></c>",
     "<c r=\"A1\" s=\"4294967296\"/>", "<c r=\"A2\"/>", "<c r=\"XFE1\"/>", "<c><v>1e400</v></c>", "<c><v>+1.5</v></c>",
     "<c r=\"A1\"/><c/><c r=\"E1\"/><c/>", "<c><v>12345678901234567890</v></c>", "<c r=\"D1\"/><c r=\"B1\"/>",
+    // The byte shapes of shape_match.h, and bytes just outside them.
+    "<c r=\"a1\"><v>1</v></c>", "<c r=\"A1\" t=\"s\" s=\"1\"><v>1</v></c>", "<c r=\"A1\" s=\"1\" t=\"s\"/>",
+    "<c r=\"A1\" s=\"1\" t=\"n\"><v>1.5</v></c>", "<c r=\"A1\" t=\"s\" r=\"B1\"/>", "<c s=\"1\" r=\"A1\"/>",
+    "<c r=\"AAAAAAAAAAAAAAAAAAAA1\"><v>1</v></c>", "<c r=\"A1\"><v>12345678901234567.5e-3</v></c>",
+    "<c r=\"A1\"><v>1\t</v></c>", "<c r=\"A1\"><v> 1</v></c>", "<c r=\"A1\"><v>\xC3\xA9</v></c>",
+    "<c r=\"A1\" t=\"s\"><v>4294967296</v></c>", "<c r=\"A1\" s=\"1\"></c>", "<c r=\"A1\" t=\"b\"><v>true</v></c>",
+    "<c r=\"A1\" ></c>", "<c r=\"A1\" t=\"str\"><v>x'y</v></c>", "<c r=\"A1\" t=\"e\"><v>#DIV/0!</v></c>",
+    "<c r=\"A1\" t=\"inlineStr\"><v>1</v></c>", "<c r=\"A1\" s=\"\"><v>1</v></c>", "<c r=\"A1\" s=\"1\x01\"/>",
+    "<c r=\"A1\"><v>1</v><v>2</v></c>", "<c r=\"A1\"><v>1</v></c><c r=\"A1\"><v>2</v></c>", "<c r=\"B2\"><v>1</v></c>",
+    "<c r=\"A1\" t=\"s\"><v>0123456789012345678</v></c>", "<c r=\"A1\"><v>1</v></c>\n<c r=\"B1\"><v>2</v></c>",
+    "<c/></row ><row r=\"2\"><c/>", "<c/></row><row r=\"2\" spans=\"1:1\"><c/>", "<c/></x:row><row><c/>",
+    "<c/></row>\n<row r=\"3\"><c/>", "<c/></row><row r=\"2\"/><row r=\"3\"><c/>", "<c/></row><!--x--><row r=\"2\"><c/>",
 };
 
 const std::vector<ScanLimits> limit_sets = {
-    ScanLimits{}, ScanLimits{4, 1 << 20, 512}, ScanLimits{5, 1 << 20, 512}, ScanLimits{6, 1 << 20, 512},
+    ScanLimits{}, ScanLimits{2, 1 << 20, 512}, ScanLimits{3, 1 << 20, 512}, ScanLimits{4, 1 << 20, 512}, ScanLimits{5, 1 << 20, 512}, ScanLimits{6, 1 << 20, 512},
     ScanLimits{64, 8, 512}, ScanLimits{64, 14, 512}, ScanLimits{64, 22, 512}, ScanLimits{64, 1 << 20, 0},
     ScanLimits{64, 1 << 20, 1}, ScanLimits{64, 1 << 20, 2},
 };
@@ -121,7 +133,11 @@ std::string sheet_with(const std::string& row_tag, const std::string& cells) {
 }
 
 TEST(XlsxShortcut, CellsGiveWhatTheTokensGive) {
-  for (const std::string& row_tag : {std::string("<row r=\"1\">"), std::string("<row>"), std::string("<x:row r=\"1\">")}) {
+  const std::vector<std::string> row_tags = {
+      "<row r=\"1\">", "<row>", "<x:row r=\"1\">", "<row r=\"1\" spans=\"1:4\">", "<row spans=\"1:4\">",
+      "<row r=\"1\" spans=\"1:4\" ht=\"2\">", "<row r=\"1\" >", "<row r='1'>", "<row r=\"0\">", "<row r=\"1\" r=\"2\">",
+      "<row r=\"1\" spans=\"a&amp;b\">", "<row r=\"x\">", "<row r=\"1\"spans=\"1:4\">"};
+  for (const std::string& row_tag : row_tags) {
     for (const std::string& cells : cell_snippets) {
       const std::string xml = sheet_with(row_tag, cells);
       for (const ScanLimits& limits : limit_sets) {
@@ -184,6 +200,12 @@ const std::vector<std::string> si_snippets = {
     "<si><t>a</t ></si>", "<si><t>a</T></si>", "<si><t>a</t></si >", "<si><t xml:space=\"preserve\" xml:space=\"x\">a</t></si>",
     "<si><t>\r</t></si>", "<si><t>a</t>b</si>", "<si> <t>a</t></si>", "<si><t>\xF0\x9F\x98\x80\xED\xA0\x80</t></si>",
     "<si><u>a</u></si>", "<si><t>a<![CDATA[b]]></t></si>", "<si><t>a</t><t>b</t></si>", "<si><t>abcdefghijklmnopqrstuvwxyz</t></si>",
+    // The byte shapes of shape_match.h, and bytes just outside them.
+    "<si><t xml:space=\"default\">a</t></si>", "<si><t xml:space='preserve'>a</t></si>", "<si><t>a\nb\tc</t></si>",
+    "<si><t xml:space=\"preserve\">0123456789abcdef\xC3\xA9xyz</t></si>", "<si><t>0123456789abcdef0123</t></si>",
+    "<si><t>0123456789abcdef&amp;</t></si>", "<si><t>0123456789abcdef\r</t></si>", "<si><t>\x01</t></si>",
+    "<si><t xml:space=\"preserve\"></t></si>", "<si><t>a</t></si><si><t>b</t></si>", "<si><t>0123456789_x0041_abcdef</t></si>",
+    "<si><t>x</t></si>\n", "<si><t xml:space=\"preserve\" >a</t></si>",
 };
 
 TEST(XlsxShortcut, SharedStringsGiveWhatTheTokensGive) {
