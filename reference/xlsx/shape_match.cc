@@ -19,7 +19,10 @@ const std::uint8_t* match_cell_shape(const std::uint8_t* p, const std::uint8_t* 
   if (end - p < 3 || p[0] != '<' || p[1] != 'c') return nullptr;
   static constexpr std::uint8_t names[] = {'r', 's', 't'};
   Span* const slots[] = {&out.r, &out.s, &out.t};
-  out.r = out.s = out.t = {};
+  // One store each: a chained assignment reads back what it just wrote, stalling on store forwarding.
+  out.r = {};
+  out.s = {};
+  out.t = {};
   out.attributes = 0;
   const std::uint8_t* q = p + 2;
   for (unsigned allowed = 0;;) {  // names[allowed..] may still come
