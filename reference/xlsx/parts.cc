@@ -73,7 +73,7 @@ void parse_sst_chunk(const std::uint8_t* data, std::size_t size, std::uint64_t b
   if (!first) sc.assume_open(1);
   TextCollector collector;
   SimpleElement simple;
-  StringShape shape;
+  TextShape shape;
   try {
     for (;;) {
       // <si><t>text</t></si> read whole: what read_rich_text gives for it.
@@ -91,7 +91,7 @@ void parse_sst_chunk(const std::uint8_t* data, std::size_t size, std::uint64_t b
       const Token t = next_token(sc);
       if (t == Token::end_of_input) break;
       if (t == Token::start && sc.depth() == 2 && span_is(sc.local(), "si")) {
-        out.items.push_back(read_rich_text(sc, collector, out.arena));
+        out.items.push_back(read_rich_text(sc, collector, out.arena, shortcut));
       }
     }
     out.boundary = !final && sc.depth() == 1;
@@ -270,7 +270,7 @@ std::vector<Comment> read_comments(const std::string& xml, const ScanLimits& lim
         if (u == Token::end_of_input) unexpected_end(sc, "unexpected end of part inside a comment");
         if (u == Token::start && sc.depth() == depth + 1 && span_is(sc.local(), "text")) {
           arena.clear();
-          const TextRef r = read_rich_text(sc, collector, arena);
+          const TextRef r = read_rich_text(sc, collector, arena, false);  // comments are few
           c.text = arena.substr(r.offset, r.length);
         } else if (u == Token::start) {
           skip_element(sc);

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "shape_match.h"
+
 namespace docconform::xlsx {
 
 void skip_element(XmlScanner& scanner) {
@@ -42,11 +44,20 @@ TextRef append_xstring(Span utf8, std::u16string& arena) {
   return {start, static_cast<std::uint32_t>(length)};
 }
 
-TextRef read_rich_text(XmlScanner& scanner, TextCollector& collector, std::u16string& arena) {
+TextRef read_rich_text(XmlScanner& scanner, TextCollector& collector, std::u16string& arena, bool shortcut) {
   const std::size_t start = arena.size();
   const std::size_t depth = scanner.depth();  // the container is open at this depth
   bool in_run = false;
+  TextShape shape;
   for (;;) {
+    // A <t> of the container or of a run, read whole: what read_leaf gives for it.
+    if (shortcut && (scanner.depth() == depth || (scanner.depth() == depth + 1 && in_run))) {
+      const std::uint8_t* const after = match_text_shape(scanner.cursor(), scanner.input_end(), shape);
+      if (after && scanner.take_element(after, 1, shape.longest_token, shape.attributes)) {
+        append_xstring(shape.text, arena);
+        continue;
+      }
+    }
     const Token t = next_token(scanner);
     if (t == Token::end) {
       if (scanner.depth() < depth) break;

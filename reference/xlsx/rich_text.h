@@ -32,8 +32,9 @@ void skip_element(XmlScanner& scanner);
 // collector; consumes its end tag.
 void read_leaf(XmlScanner& scanner, TextCollector& collector);
 
-// Reads the rich text element just started (si, is, text) and appends its value to arena.
-TextRef read_rich_text(XmlScanner& scanner, TextCollector& collector, std::u16string& arena);
+// Reads the rich text element just started (si, is, text) and appends its value to arena. With
+// shortcut, text elements of the plainest shape (shape_match.h) are read whole.
+TextRef read_rich_text(XmlScanner& scanner, TextCollector& collector, std::u16string& arena, bool shortcut);
 
 // Appends UTF-8 bytes to arena as UTF-16 with `_xHHHH_` decoded; returns the reference.
 TextRef append_xstring(Span utf8, std::u16string& arena);

@@ -88,8 +88,8 @@ const std::uint8_t* match_row_end(const std::uint8_t* p, const std::uint8_t* end
   return starts_with(p, end, "</row>") ? p + 6 : nullptr;
 }
 
-const std::uint8_t* match_string_shape(const std::uint8_t* p, const std::uint8_t* end, StringShape& out) {
-  static constexpr std::string_view plain = "<si><t>", preserve = "<si><t xml:space=\"preserve\">", close = "</t></si>";
+const std::uint8_t* match_text_shape(const std::uint8_t* p, const std::uint8_t* end, TextShape& out) {
+  static constexpr std::string_view plain = "<t>", preserve = "<t xml:space=\"preserve\">", close = "</t>";
   const std::uint8_t* q;
   if (starts_with(p, end, plain)) {
     q = p + plain.size();
@@ -104,9 +104,14 @@ const std::uint8_t* match_string_shape(const std::uint8_t* p, const std::uint8_t
   q = find_first_of<false>(text, end, '<', '&', '\r');
   if (!starts_with(q, end, close)) return nullptr;
   out.text = {text, static_cast<std::size_t>(q - text)};
-  // The tags are <si> and <t ...>: the longer of the latter and the text.
-  out.longest_token = std::max<std::size_t>(out.attributes ? preserve.size() - 4 : 3, out.text.size);
+  out.longest_token = std::max(static_cast<std::size_t>(text - p), out.text.size);
   return q + close.size();
+}
+
+const std::uint8_t* match_string_shape(const std::uint8_t* p, const std::uint8_t* end, TextShape& out) {
+  if (!starts_with(p, end, "<si>")) return nullptr;
+  const std::uint8_t* const q = match_text_shape(p + 4, end, out);
+  return q && starts_with(q, end, "</si>") ? q + 5 : nullptr;
 }
 
 }  // namespace docconform::xlsx

@@ -3,7 +3,7 @@
 //
 //   <c r="REF" s="STYLE" t="TYPE"><v>VALUE</v></c>    (each attribute optional, in this order;
 //   <c r="REF" s="STYLE" t="TYPE"/>                     <c ...></c> too)
-//   <si><t>TEXT</t></si>   and   <si><t xml:space="preserve">TEXT</t></si>
+//   <t>TEXT</t>   and   <t xml:space="preserve">TEXT</t>   (rich text), alone in <si>...</si>
 //   <row r="N"> and <row r="N" spans="FIRST:LAST">   (start tags), and </row>
 //
 // Nothing else matches: no prefixes, double quotes only, one space before each attribute,
@@ -42,13 +42,15 @@ const std::uint8_t* match_row_start(const std::uint8_t* p, const std::uint8_t* e
 // Matches "</row>" at p; returns the byte after it, or null.
 const std::uint8_t* match_row_end(const std::uint8_t* p, const std::uint8_t* end);
 
-struct StringShape {
+struct TextShape {
   Span text;
   std::uint8_t attributes = 0;    // 1 for <t xml:space="preserve">
   std::size_t longest_token = 0;  // the longest tag or text, for the scanner's token limit
 };
 
-// Matches a shared string item at p; returns the byte after it, or null.
-const std::uint8_t* match_string_shape(const std::uint8_t* p, const std::uint8_t* end, StringShape& out);
+// Matches a text element (<t>TEXT</t>) at p; returns the byte after it, or null.
+const std::uint8_t* match_text_shape(const std::uint8_t* p, const std::uint8_t* end, TextShape& out);
+// Matches a shared string item of one text element (<si><t>TEXT</t></si>) at p.
+const std::uint8_t* match_string_shape(const std::uint8_t* p, const std::uint8_t* end, TextShape& out);
 
 }  // namespace docconform::xlsx

@@ -13,19 +13,6 @@
 namespace docconform::xlsx {
 namespace {
 
-inline bool is_space(std::uint8_t c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
-inline Span trim(Span s) {
-  // Values rarely carry whitespace: one look at each end settles most of them.
-  if (s.size == 0 || (s.data[0] > ' ' && s.data[s.size - 1] > ' ')) return s;
-  while (s.size > 0 && is_space(s.data[0])) {
-    ++s.data;
-    --s.size;
-  }
-  while (s.size > 0 && is_space(s.data[s.size - 1])) --s.size;
-  return s;
-}
-
 // Clinger's fast path: "[-]digits[.digits]" with at most 15 digits is a mantissa below 2^53
 // and a power of ten up to 1e15, both exact, so one division rounds correctly. Anything else
 // returns false and goes to std::from_chars.
@@ -388,7 +375,7 @@ class SheetParser {
         parse_formula(cell);
       } else if (span_is(name, "is")) {
         if (tag == CellTag::inline_str) {
-          const TextRef text = read_rich_text(sc_, col_, seg_.arena);
+          const TextRef text = read_rich_text(sc_, col_, seg_.arena, ctx_.shortcut);
           cell.type = CellType::string;
           cell.payload = text.offset;
           cell.text_length = text.length;
@@ -513,43 +500,6 @@ void give_back_excess(std::vector<T>& v) {
 }
 
 }  // namespace
-
-// Decimal digits only, as std::from_chars reads them, inline: indexes and styles are short.
-bool parse_uint(Span s, std::uint64_t& value) {
-  s = trim(s);
-  if (s.size == 0) return false;
-  std::uint64_t v = 0;
-  for (std::size_t i = 0; i < s.size; ++i) {
-    const unsigned digit = static_cast<unsigned>(s.data[i]) - '0';
-    if (digit > 9 || __builtin_mul_overflow(v, 10u, &v) || __builtin_add_overflow(v, digit, &v)) return false;
-  }
-  value = v;
-  return true;
-}
-
-bool parse_cell_ref(Span ref, std::uint32_t& column, std::uint32_t& row) {
-  const std::uint8_t* p = ref.data;
-  const std::uint8_t* const end = p + ref.size;
-  std::uint32_t c = 0;
-  for (; p < end; ++p) {
-    const unsigned letter = static_cast<unsigned>(*p | 0x20) - 'a';  // 0..25 for A-Z and a-z only
-    if (letter > 25) break;
-    c = c * 26 + letter + 1;
-    if (c > 0xFFFFFF) return false;
-  }
-  const std::uint8_t* const digits = p;
-  std::uint32_t r = 0;
-  for (; p < end; ++p) {
-    const unsigned digit = static_cast<unsigned>(*p) - '0';
-    if (digit > 9) return false;
-    r = r * 10 + digit;
-    if (r > 0xFFFFFFF) return false;
-  }
-  if ((c == 0 && p == digits) || (p > digits && r == 0)) return false;
-  column = c;
-  row = r;
-  return true;
-}
 
 std::string column_letters(std::uint32_t column) {
   std::string out;

@@ -17,9 +17,59 @@
 
 namespace docconform::xlsx {
 
+// XML whitespace, and a span without it at either end.
+inline bool is_xml_space(std::uint8_t c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+inline Span trim(Span s) {
+  // Values rarely carry whitespace: one look at each end settles most of them.
+  if (s.size == 0 || (s.data[0] > ' ' && s.data[s.size - 1] > ' ')) return s;
+  while (s.size > 0 && is_xml_space(s.data[0])) {
+    ++s.data;
+    --s.size;
+  }
+  while (s.size > 0 && is_xml_space(s.data[s.size - 1])) --s.size;
+  return s;
+}
+
 // An unsigned decimal integer between optional XML whitespace (style and string indexes,
-// authorId); false for anything else, or past 64 bits.
-bool parse_uint(Span s, std::uint64_t& value);
+// authorId); false for anything else, or past 64 bits. Decimal digits only, as std::from_chars
+// reads them. Inline, as parse_cell_ref: both run for most cells.
+inline bool parse_uint(Span s, std::uint64_t& value) {
+  s = trim(s);
+  if (s.size == 0) return false;
+  std::uint64_t v = 0;
+  for (std::size_t i = 0; i < s.size; ++i) {
+    const unsigned digit = static_cast<unsigned>(s.data[i]) - '0';
+    if (digit > 9 || __builtin_mul_overflow(v, 10u, &v) || __builtin_add_overflow(v, digit, &v)) return false;
+  }
+  value = v;
+  return true;
+}
+
+// "AB12" -> column 28, row 12; false when malformed. Either part may be absent ("AB", "12").
+inline bool parse_cell_ref(Span ref, std::uint32_t& column, std::uint32_t& row) {
+  const std::uint8_t* p = ref.data;
+  const std::uint8_t* const end = p + ref.size;
+  std::uint32_t c = 0;
+  for (; p < end; ++p) {
+    const unsigned letter = static_cast<unsigned>(*p | 0x20) - 'a';  // 0..25 for A-Z and a-z only
+    if (letter > 25) break;
+    c = c * 26 + letter + 1;
+    if (c > 0xFFFFFF) return false;
+  }
+  const std::uint8_t* const digits = p;
+  std::uint32_t r = 0;
+  for (; p < end; ++p) {
+    const unsigned digit = static_cast<unsigned>(*p) - '0';
+    if (digit > 9) return false;
+    r = r * 10 + digit;
+    if (r > 0xFFFFFFF) return false;
+  }
+  if ((c == 0 && p == digits) || (p > digits && r == 0)) return false;
+  column = c;
+  row = r;
+  return true;
+}
 
 enum class ChunkStart : std::uint8_t {
   document,  // the part's first byte
@@ -71,8 +121,6 @@ bool is_tag_start(const std::uint8_t* data, std::size_t size, std::size_t at, st
 // The first "<row" start tag at or after from (never at offset 0), or 0 when there is none.
 std::size_t find_next_row_start(const std::uint8_t* data, std::size_t size, std::size_t from);
 
-// "AB12" -> column 28, row 12; false when malformed. Either part may be absent ("AB", "12").
-bool parse_cell_ref(Span ref, std::uint32_t& column, std::uint32_t& row);
 
 // A column number as letters (1 -> "A").
 std::string column_letters(std::uint32_t column);

@@ -120,6 +120,7 @@ const std::vector<std::string> cell_snippets = {
     "<c r=\"A1\" t=\"s\"><v>0123456789012345678</v></c>", "<c r=\"A1\"><v>1</v></c>\n<c r=\"B1\"><v>2</v></c>",
     "<c/></row ><row r=\"2\"><c/>", "<c/></row><row r=\"2\" spans=\"1:1\"><c/>", "<c/></x:row><row><c/>",
     "<c/></row>\n<row r=\"3\"><c/>", "<c/></row><row r=\"2\"/><row r=\"3\"><c/>", "<c/></row><!--x--><row r=\"2\"><c/>",
+    "<c r=\"A1\" t=\"inlineStr\"><is><r><t>a</t></r><t xml:space=\"preserve\"> b</t><rPh><t>c</t></rPh></is></c>",
 };
 
 const std::vector<ScanLimits> limit_sets = {
@@ -206,6 +207,10 @@ const std::vector<std::string> si_snippets = {
     "<si><t>0123456789abcdef&amp;</t></si>", "<si><t>0123456789abcdef\r</t></si>", "<si><t>\x01</t></si>",
     "<si><t xml:space=\"preserve\"></t></si>", "<si><t>a</t></si><si><t>b</t></si>", "<si><t>0123456789_x0041_abcdef</t></si>",
     "<si><t>x</t></si>\n", "<si><t xml:space=\"preserve\" >a</t></si>",
+    "<si><r><t>a</t></r><r><rPr><b/></rPr><t xml:space=\"preserve\"> b</t></r></si>", "<si><t>a</t><r><t>b</t></r></si>",
+    "<si><r><t>a</t><t>b</t></r></si>", "<si><rPh><t>x</t></rPh><t>y</t></si>", "<si><r><r><t>x</t></r></r><t>y</t></si>",
+    "<si><x><t>z</t></x><t>w</t></si>", "<si><r><t>a&amp;</t></r><r><t>\r</t></r></si>", "<si><r><t>_x0041_</t></r></si>",
+    "<si><r><t/></r><t></t></si>", "<si><t>a</t><x:r><x:t>b</x:t></x:r></si>",
 };
 
 TEST(XlsxShortcut, SharedStringsGiveWhatTheTokensGive) {
