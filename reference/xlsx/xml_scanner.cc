@@ -371,10 +371,11 @@ bool XmlScanner::try_simple_element(std::string_view outer, std::string_view inn
     q = simple_end_tag(q, outer_name);
     if (q == nullptr) return false;
   }
-  if (stack_.size() + (out.has_inner ? 2 : 1) > limits_.max_depth) return false;
-  token_ = p_;
-  p_ = q;
-  return true;
+  return take_element(q, out.has_inner ? 2 : 1, 0, 0);  // token sizes and attributes were checked above
+}
+
+void XmlScanner::set_name(Span qname) {
+  split_qname(qname, static_cast<const std::uint8_t*>(std::memchr(qname.data, ':', qname.size)), prefix_, local_);
 }
 
 bool XmlScanner::take_start_tag(const std::uint8_t* after, Span qname, const Attribute* attributes, std::size_t count) {
@@ -385,7 +386,7 @@ bool XmlScanner::take_start_tag(const std::uint8_t* after, Span qname, const Att
   token_ = p_;
   p_ = after;
   attributes_.assign(attributes, attributes + count);
-  split_qname(qname, static_cast<const std::uint8_t*>(std::memchr(qname.data, ':', qname.size)), prefix_, local_);
+  set_name(qname);
   stack_.push_back(qname);
   self_closing_ = false;
   return true;
@@ -396,7 +397,7 @@ bool XmlScanner::take_end_tag(const std::uint8_t* after, Span qname) {
   token_ = p_;
   p_ = after;
   stack_.pop_back();
-  split_qname(qname, static_cast<const std::uint8_t*>(std::memchr(qname.data, ':', qname.size)), prefix_, local_);
+  set_name(qname);
   self_closing_ = false;
   return true;
 }

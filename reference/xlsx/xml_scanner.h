@@ -146,6 +146,7 @@ class XmlScanner {
   bool skip_until(const char* terminator, std::size_t length, const std::uint8_t*& found);
   void check_token_size(const std::uint8_t* from, const std::uint8_t* to) const;
   [[gnu::always_inline]] Span scan_name(const std::uint8_t*& first_colon);
+  void set_name(Span qname);  // local() and prefix() of a tag taken whole
   // One start tag of the simple shape at q ('<'); returns the byte after it, or null.
   [[gnu::always_inline]] const std::uint8_t* simple_start_tag(const std::uint8_t* q, std::string_view local, Span& qname,
                                                               Attribute* attributes, std::uint8_t& count,
