@@ -111,6 +111,7 @@ const std::uint8_t* match_text_shape(const std::uint8_t* p, const std::uint8_t* 
 const std::uint8_t* match_string_shape(const std::uint8_t* p, const std::uint8_t* end, TextShape& out) {
   if (!starts_with(p, end, "<si>")) return nullptr;
   const std::uint8_t* const q = match_text_shape(p + 4, end, out);
+  out.longest_token = std::max<std::size_t>(out.longest_token, 4);  // <si> is a tag too
   return q && starts_with(q, end, "</si>") ? q + 5 : nullptr;
 }
 

@@ -125,7 +125,7 @@ const std::vector<std::string> cell_snippets = {
 
 const std::vector<ScanLimits> limit_sets = {
     ScanLimits{}, ScanLimits{2, 1 << 20, 512}, ScanLimits{3, 1 << 20, 512}, ScanLimits{4, 1 << 20, 512}, ScanLimits{5, 1 << 20, 512}, ScanLimits{6, 1 << 20, 512},
-    ScanLimits{64, 8, 512}, ScanLimits{64, 14, 512}, ScanLimits{64, 22, 512}, ScanLimits{64, 1 << 20, 0},
+    ScanLimits{64, 2, 512}, ScanLimits{64, 3, 512}, ScanLimits{64, 4, 512}, ScanLimits{64, 8, 512}, ScanLimits{64, 14, 512}, ScanLimits{64, 22, 512}, ScanLimits{64, 1 << 20, 0},
     ScanLimits{64, 1 << 20, 1}, ScanLimits{64, 1 << 20, 2},
 };
 
@@ -228,6 +228,17 @@ TEST(XlsxShortcut, SharedStringsGiveWhatTheTokensGive) {
           }
         }
       }
+    }
+  }
+}
+
+TEST(XlsxShortcut, SharedStringsUnderATokenLimitBelowTheirTags) {
+  // The root's name is not checked, so a root shorter than <si> lets the limit reach <si> itself.
+  for (const std::string& si : {std::string("<si><t>a</t></si>"), std::string("<si><t xml:space=\"preserve\">a</t></si>")}) {
+    const std::string xml = "<s>" + si + "</s>";
+    for (const std::uint64_t token : {3u, 4u, 23u, 24u}) {
+      const ScanLimits limits{64, token, 512};
+      EXPECT_EQ(strings_outcome(xml, true, limits, 0), strings_outcome(xml, false, limits, 0)) << xml << " token " << token;
     }
   }
 }
