@@ -13,6 +13,13 @@ inline bool starts_with(const std::uint8_t* q, const std::uint8_t* end, std::str
   return static_cast<std::size_t>(end - q) >= literal.size() && std::memcmp(q, literal.data(), literal.size()) == 0;
 }
 
+// The closing quote of an attribute value of the shapes (free of '&', '<' and control bytes)
+// that starts at value, or null.
+inline const std::uint8_t* value_end(const std::uint8_t* value, const std::uint8_t* end) {
+  const std::uint8_t* const q = find_first_of<true>(value, end, '"', '<', '&');
+  return q != end && *q == '"' ? q : nullptr;
+}
+
 }  // namespace
 
 const std::uint8_t* match_cell_shape(const std::uint8_t* p, const std::uint8_t* end, CellShape& out) {
@@ -34,8 +41,8 @@ const std::uint8_t* match_cell_shape(const std::uint8_t* p, const std::uint8_t* 
     if (k == 3) return nullptr;
     allowed = k + 1;
     const std::uint8_t* const value = q + 4;
-    q = find_first_of<true>(value, end, '"', '<', '&');
-    if (q == end || *q != '"') return nullptr;
+    q = value_end(value, end);
+    if (q == nullptr) return nullptr;
     *slots[k] = {value, static_cast<std::size_t>(q - value)};
     ++out.attributes;
     ++q;
@@ -72,8 +79,8 @@ const std::uint8_t* match_row_start(const std::uint8_t* p, const std::uint8_t* e
     q += 1 + name.size();
     if (!starts_with(q, end, "=\"")) return nullptr;
     const std::uint8_t* const value = q + 2;
-    q = find_first_of<true>(value, end, '"', '<', '&');
-    if (q == end || *q != '"') return nullptr;
+    q = value_end(value, end);
+    if (q == nullptr) return nullptr;
     Attribute& a = out.attributes[out.count++];
     a.local = {value - 2 - name.size(), name.size()};
     a.prefix = {};

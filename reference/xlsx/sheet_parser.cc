@@ -521,7 +521,7 @@ bool is_tag_start(const std::uint8_t* data, std::size_t size, std::size_t at, st
   if (k < size && data[k] == ':') name = k + 1;
   if (name + tag.size() + 1 > size || std::memcmp(data + name, tag.data(), tag.size()) != 0) return false;
   const std::uint8_t after = data[name + tag.size()];
-  return after == ' ' || after == '>' || after == '/' || after == '\t' || after == '\n' || after == '\r';
+  return is_xml_space(after) || after == '>' || after == '/';
 }
 
 std::size_t find_tag_split(const std::uint8_t* data, std::size_t size, std::size_t min_offset, std::string_view tag) {

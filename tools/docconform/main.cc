@@ -33,9 +33,8 @@ int exit_status(docconform::ErrorKind kind) {
 // the programs it starts (adapters, compared readers) see the caller's.
 void run_with_malloc_huge_pages(char** argv) {
   static constexpr char marker[] = "DOCCONFORM_MALLOC_HUGE_PAGES";
-  const bool second_run = std::getenv(marker) != nullptr;
-  if (!second_run && std::getenv("GLIBC_TUNABLES") != nullptr) return;
-  if (!second_run) {
+  if (std::getenv(marker) == nullptr) {
+    if (std::getenv("GLIBC_TUNABLES") != nullptr) return;
     char self[PATH_MAX];
     const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
     if (n > 0) {
