@@ -96,6 +96,11 @@ void copy_chars(std::uint8_t* out, const char16_t* chars, std::size_t n, bool wi
   }
 }
 
+// cch, option flags, then cRun and cbExtRst when the flags say so.
+std::size_t header_bytes(std::uint8_t flags) {
+  return 3 + ((flags & flag_rich_st) ? 2 : 0) + ((flags & flag_ext_st) ? 4 : 0);
+}
+
 // The continuation rules, once: the walker decides where records end and hands out the space.
 class Walker {
  public:
@@ -119,10 +124,45 @@ class Walker {
     return record_at_;
   }
 
+#if defined(__SSE2__)
+  // A plain string (no runs, no ExtRst) of at most short_units code units, which can be read
+  // whole vectors past its end (`readable` units from its first) and fits in the open record
+  // (an empty one with a character's room, as everywhere).
+  static constexpr std::size_t short_units = 32;
+  bool fits_short(std::size_t units, std::uint8_t flags, std::size_t readable) const {
+    const std::size_t wide = flags & flag_high_byte;
+    return units <= short_units && (flags & (flag_rich_st | flag_ext_st)) == 0 && readable >= short_units &&
+           3 + (std::max<std::size_t>(units, 1) << wide) <= available_;
+  }
+  // Writes such a string with fixed-size moves: no branch on its length or width, which
+  // mispredicted on mixed cell texts. Bytes past its end land in the claim's slack or are
+  // overwritten by what follows.
+  void short_string(const char16_t* chars, std::size_t units, std::uint8_t flags) {
+    const std::size_t wide = flags & flag_high_byte;
+    std::uint8_t* p = cursor_;
+    store_u16(p, static_cast<std::uint32_t>(units));
+    p[2] = flags;
+    const auto* in = reinterpret_cast<const __m128i*>(chars);
+    const __m128i v0 = _mm_loadu_si128(in), v1 = _mm_loadu_si128(in + 1);
+    const __m128i v2 = _mm_loadu_si128(in + 2), v3 = _mm_loadu_si128(in + 3);
+    // All ones when wide: the code units as they are; else the narrowed bytes.
+    const __m128i as_is = _mm_set1_epi32(-static_cast<int>(wide));
+    const auto select = [&](__m128i units16, __m128i narrowed) {
+      return _mm_or_si128(_mm_and_si128(as_is, units16), _mm_andnot_si128(as_is, narrowed));
+    };
+    auto* out = reinterpret_cast<__m128i*>(p + 3);
+    _mm_storeu_si128(out, select(v0, _mm_packus_epi16(v0, v1)));
+    _mm_storeu_si128(out + 1, select(v1, _mm_packus_epi16(v2, v3)));
+    _mm_storeu_si128(out + 2, v2);
+    _mm_storeu_si128(out + 3, v3);
+    take(3 + (units << wide));
+  }
+#endif
+
   // flags: the table's precomputed option flags of s.
   void string(const SstStringView& s, std::uint8_t flags) {
     const bool wide = (flags & flag_high_byte) != 0;
-    std::uint8_t* p = take(3 + (s.runs ? 2 : 0) + (s.ext_rst ? 4 : 0));
+    std::uint8_t* p = take(header_bytes(flags));
     store_u16(p, static_cast<std::uint32_t>(s.text.size()));
     p[2] = flags;
     p += 3;
@@ -157,7 +197,7 @@ class Walker {
 
  private:
   void open(std::uint16_t type) {
-    cursor_ = sink_.claim(4 + max_record_data);
+    cursor_ = sink_.claim(max_claim_bytes);
     header_ = cursor_;
     store_u16(header_, type);
     cursor_ += 4;
@@ -166,7 +206,7 @@ class Walker {
   void close() {
     const std::size_t used = max_record_data - available_;
     store_u16(header_ + 2, static_cast<std::uint32_t>(used));
-    sink_.retract(available_);
+    sink_.retract(available_ + claim_slack_bytes);
     record_at_ += 4 + used;
   }
   void next_record() {
@@ -209,12 +249,18 @@ WriteResult write_sst_fast(const SstTable& table, RecordSink& sink, std::uint32_
   std::uint8_t* counts = walker.take(8);
   store_u32(counts, table.total_refs());
   store_u32(counts + 4, static_cast<std::uint32_t>(count));
+  const char16_t* texts_end = table.texts().data() + table.texts().size();
   std::size_t bucket_left = 0;
   for (std::size_t i = 0; i < count; ++i) {
-    const SstStringView s = table[i];
+    const std::u16string_view text = table.text(i);
     const std::uint8_t flags = table.flags(i);
+#if defined(__SSE2__)
+    const bool shortcut = walker.fits_short(text.size(), flags, static_cast<std::size_t>(texts_end - text.data()));
+#else
+    const bool shortcut = false;
+#endif
     // The header stays with the first character's bytes (one byte even for an empty string).
-    walker.ensure(3 + (s.runs ? 2 : 0) + (s.ext_rst ? 4 : 0) + ((flags & flag_high_byte) ? 2 : 1));
+    if (!shortcut) walker.ensure(header_bytes(flags) + ((flags & flag_high_byte) ? 2 : 1));
     if (bucket_left == 0) {
       const std::uint64_t at = walker.position();
       result.extsst.buckets.push_back({static_cast<std::uint32_t>(stream_offset + at),
@@ -222,7 +268,13 @@ WriteResult write_sst_fast(const SstTable& table, RecordSink& sink, std::uint32_
       bucket_left = result.extsst.dsst;
     }
     --bucket_left;
-    walker.string(s, flags);
+#if defined(__SSE2__)
+    if (shortcut) {
+      walker.short_string(text.data(), text.size(), flags);
+      continue;
+    }
+#endif
+    walker.string(table[i], flags);
   }
   const std::uint64_t sst_bytes = walker.finish();
 

@@ -20,14 +20,13 @@ namespace docconform::sst {
 namespace {
 
 constexpr std::size_t huge_page_bytes = 2u << 20;
-constexpr std::size_t max_record_bytes = 4 + 8224;
 
 Error io_error(const std::string& path, const char* what) {
   return Error(ErrorKind::io, {path, "", std::nullopt}, std::string(what) + ": " + std::strerror(errno));
 }
 
 Error oversized_record() {
-  return Error(ErrorKind::usage, {}, "record data exceeds 8224 bytes");
+  return Error(ErrorKind::usage, {}, "record data exceeds " + std::to_string(max_record_data) + " bytes");
 }
 
 int open_output(const std::string& path) {
@@ -65,7 +64,7 @@ class RandomAccessFileSink final : public RecordSink {
   }
   void end_record() override {
     const std::uint64_t length = position() - header_at_ - 4;
-    if (length > 8224) throw oversized_record();
+    if (length > max_record_data) throw oversized_record();
     std::uint8_t field[2];
     store_u16(field, static_cast<std::uint32_t>(length));
     // The header was written byte by byte, so a flush may have fallen inside it, even between
@@ -76,7 +75,7 @@ class RandomAccessFileSink final : public RecordSink {
     if (in_file < 2) std::memcpy(&buffer_[at + in_file - flushed_], field + in_file, 2 - in_file);
   }
   std::uint8_t* claim(std::size_t bytes) override {
-    if (bytes > max_record_bytes) throw oversized_record();
+    if (bytes > max_claim_bytes) throw oversized_record();
     if (buffer_.size() - fill_ < bytes) flush();
     std::uint8_t* area = &buffer_[fill_];
     fill_ += bytes;
@@ -118,7 +117,7 @@ class RandomAccessFileSink final : public RecordSink {
 // record buffer and written, header first, once it ends.
 class SequentialSink : public RecordSink {
  public:
-  SequentialSink() : buffer_(file_sink_buffer_bytes), record_(max_record_bytes) {}
+  SequentialSink() : buffer_(file_sink_buffer_bytes), record_(4 + max_record_data) {}
 
   void begin_record(std::uint16_t type) override {
     record_type_ = type;
@@ -134,7 +133,7 @@ class SequentialSink : public RecordSink {
     std::memcpy(claim(record_fill_), record_.data(), record_fill_);
   }
   std::uint8_t* claim(std::size_t bytes) override {
-    if (bytes > max_record_bytes) throw oversized_record();
+    if (bytes > max_claim_bytes) throw oversized_record();
     if (buffer_.size() - fill_ < bytes) flush();
     std::uint8_t* area = &buffer_[fill_];
     fill_ += bytes;
@@ -416,7 +415,7 @@ void MemorySink::put_byte(std::uint8_t value) {
 
 void MemorySink::end_record() {
   const std::size_t length = size_ - record_start_ - 4;
-  if (length > 8224) throw oversized_record();
+  if (length > max_record_data) throw oversized_record();
   store_u16(data_ + record_start_ + 2, static_cast<std::uint32_t>(length));
 }
 

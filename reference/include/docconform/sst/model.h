@@ -84,9 +84,15 @@ class SstTable {
     return s;
   }
 
+  // The code units of string i alone (operator[] also gives its runs and ExtRst).
+  std::u16string_view text(std::size_t i) const { return {text_.data() + entries_[i].text_at, entries_[i].length}; }
+
   // The string's option flags as the SST stores them: fHighByte (some code unit is above 0xFF,
   // found once when the string is appended, as POI's UnicodeString does), fExtSt, fRichSt.
   std::uint8_t flags(std::size_t i) const { return entries_[i].flags; }
+
+  // Every string's code units, in table order: a writer may read from one string into the next.
+  std::u16string_view texts() const { return text_; }
 
   // Copies s into the pool. Throws Error(usage) naming the string when the writers could not
   // encode it (more than 65,535 code units or runs) or it breaks a limit.

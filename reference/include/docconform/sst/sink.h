@@ -15,6 +15,8 @@
 #include <string>
 #include <string_view>
 
+#include "docconform/sst/model.h"
+
 namespace docconform::sst {
 
 class RecordSink {
@@ -25,7 +27,8 @@ class RecordSink {
   virtual void put_byte(std::uint8_t value) = 0;
   virtual void end_record() = 0;
 
-  // Space for `bytes` output bytes (at most 4 + 8224), valid until the next call on the sink.
+  // Space for `bytes` output bytes (at most max_claim_bytes), valid until the next call on the
+  // sink.
   virtual std::uint8_t* claim(std::size_t bytes) = 0;
   // Returns the last `bytes` of the most recent claim, unused.
   virtual void retract(std::size_t bytes) = 0;
@@ -35,6 +38,11 @@ class RecordSink {
   // Logical bytes written so far.
   virtual std::uint64_t position() const = 0;
 };
+
+// A claim holds a whole record (its header and max_record_data) plus slack: a writer may store whole vectors
+// past the end of what it keeps, then retract the unused rest.
+inline constexpr std::size_t claim_slack_bytes = 64;
+inline constexpr std::size_t max_claim_bytes = 4 + max_record_data + claim_slack_bytes;
 
 enum class SinkKind { memory, file, stream, zlib, lz4 };
 
