@@ -1,7 +1,8 @@
 // The fast writer: one pass over the strings. Record boundaries are computed per chunk (how many
 // characters, runs or ExtRst bytes fit), never per byte; each record is claimed from the sink as
-// one 8,228-byte area, filled with bulk copies (memcpy for UTF-16LE, a SIMD narrowing loop for
-// compressed characters), and closed with its length written into its header before the sink
+// one area (the record and some slack), filled with bulk copies (memcpy for UTF-16LE, a SIMD
+// narrowing loop for compressed characters, fixed vector moves for short plain strings, one
+// copy per part for a string that fits whole), and closed with its length written into its header before the sink
 // emits anything, so sequential sinks still see lengths before data (a separate layout pass
 // would read every string twice). Strings come from the table's packed pool, with their
 // fHighByte flag found when they were appended.
@@ -96,11 +97,6 @@ void copy_chars(std::uint8_t* out, const char16_t* chars, std::size_t n, bool wi
   }
 }
 
-// cch, option flags, then cRun and cbExtRst when the flags say so.
-std::size_t header_bytes(std::uint8_t flags) {
-  return 3 + ((flags & flag_rich_st) ? 2 : 0) + ((flags & flag_ext_st) ? 4 : 0);
-}
-
 // The continuation rules, once: the walker decides where records end and hands out the space.
 class Walker {
  public:
@@ -162,7 +158,7 @@ class Walker {
   // flags: the table's precomputed option flags of s.
   void string(const SstStringView& s, std::uint8_t flags) {
     const bool wide = (flags & flag_high_byte) != 0;
-    std::uint8_t* p = take(header_bytes(flags));
+    std::uint8_t* p = take(string_header_bytes(flags));
     store_u16(p, static_cast<std::uint32_t>(s.text.size()));
     p[2] = flags;
     p += 3;
@@ -173,6 +169,17 @@ class Walker {
     if (s.ext_rst) store_u32(p, static_cast<std::uint32_t>(s.ext_rst->size()));
 
     const std::size_t unit = wide ? 2 : 1;  // bytes per character
+    const std::size_t run_count = s.runs ? s.runs->size() : 0;
+    const std::size_t ext_bytes = s.ext_rst ? s.ext_rst->size() : 0;
+    if (s.text.size() * unit + 4 * run_count + ext_bytes <= available_) {
+      // All of it fits in this record: no continuation rule applies.
+      copy_chars(take(s.text.size() * unit), s.text.data(), s.text.size(), wide);
+      if (s.runs) {
+        for (const FormatRun& run : *s.runs) put_run(run);
+      }
+      if (s.ext_rst) std::memcpy(take(ext_bytes), s.ext_rst->data(), ext_bytes);
+      return;
+    }
     const char16_t* chars = s.text.data();
     std::size_t remaining = s.text.size();
     while (true) {
@@ -187,15 +194,18 @@ class Walker {
     if (s.runs) {
       for (const FormatRun& run : *s.runs) {
         ensure(4);
-        std::uint8_t* r = take(4);
-        store_u16(r, run.ich);
-        store_u16(r + 2, run.ifnt);
+        put_run(run);
       }
     }
     if (s.ext_rst) ext_rst(*s.ext_rst);
   }
 
  private:
+  void put_run(const FormatRun& run) {
+    std::uint8_t* r = take(4);
+    store_u16(r, run.ich);
+    store_u16(r + 2, run.ifnt);
+  }
   void open(std::uint16_t type) {
     cursor_ = sink_.claim(max_claim_bytes);
     header_ = cursor_;
@@ -245,6 +255,7 @@ WriteResult write_sst_fast(const SstTable& table, RecordSink& sink, std::uint32_
   result.extsst.dsst = extsst_bucket_size(count);
   result.extsst.buckets.reserve(extsst_bucket_count(count));
 
+  sink.expect(expected_sst_bytes(table));
   Walker walker(sink);
   std::uint8_t* counts = walker.take(8);
   store_u32(counts, table.total_refs());
@@ -260,7 +271,7 @@ WriteResult write_sst_fast(const SstTable& table, RecordSink& sink, std::uint32_
     const bool shortcut = false;
 #endif
     // The header stays with the first character's bytes (one byte even for an empty string).
-    if (!shortcut) walker.ensure(header_bytes(flags) + ((flags & flag_high_byte) ? 2 : 1));
+    if (!shortcut) walker.ensure(string_header_bytes(flags) + ((flags & flag_high_byte) ? 2 : 1));
     if (bucket_left == 0) {
       const std::uint64_t at = walker.position();
       result.extsst.buckets.push_back({static_cast<std::uint32_t>(stream_offset + at),
@@ -292,6 +303,14 @@ WriteResult write_sst_fast(const SstTable& table, RecordSink& sink, std::uint32_
   }
   result.bytes = sst_bytes + 4 + extsst_data;
   return result;
+}
+
+std::uint64_t expected_sst_bytes(const SstTable& table) {
+  // Per record: its header, and at most a flags byte and a moved header's room left unused.
+  constexpr std::uint64_t per_record = 4 + 1 + 8;
+  const std::uint64_t data = 8 + table.string_bytes();
+  const std::uint64_t records = data / (max_record_data - per_record) + 1;
+  return data + records * per_record + 4 + 2 + 8 * extsst_bucket_count(table.size());
 }
 
 WriteResult write_sst(WriterKind kind, const SstTable& table, RecordSink& sink, std::uint32_t stream_offset) {

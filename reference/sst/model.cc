@@ -76,6 +76,7 @@ void SstTable::append(const SstStringView& s) {
   if (s.ext_rst) ext_rst_.append(*s.ext_rst);
   entries_.push_back(e);
   table_bytes_ = bytes;
+  string_bytes_ += string_header_bytes(e.flags) + (s.text.size() << (e.flags & flag_high_byte)) + 4 * run_count + ext_size;
 }
 
 void SstTable::reserve(std::size_t strings, std::size_t text_units) {

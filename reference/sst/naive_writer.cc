@@ -135,6 +135,7 @@ WriteResult write_sst_naive(const SstTable& table, RecordSink& sink, std::uint32
   const std::size_t count = table.size();
   result.extsst.dsst = extsst_bucket_size(count);
 
+  sink.expect(expected_sst_bytes(table));
   ContinuableRecordOutput record(sink, record_sst);
   record.out().write_int(table.total_refs());
   record.out().write_int(static_cast<std::uint32_t>(count));

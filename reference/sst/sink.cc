@@ -11,10 +11,12 @@
 #include <fstream>
 #include <new>
 #include <sstream>
+#include <system_error>
 #include <vector>
 
 #include "docconform/error.h"
 #include "little_endian.h"
+#include "output_buffer.h"
 
 namespace docconform::sst {
 namespace {
@@ -42,134 +44,7 @@ void close_output(int& fd, const std::string& path) {
   if (status != 0) throw io_error(path, "close failed");
 }
 
-// Random-access file: buffered pwrite; an unknown record length is patched in the buffer when
-// the header is still there, otherwise written back into the file with pwrite.
-class RandomAccessFileSink final : public RecordSink {
- public:
-  explicit RandomAccessFileSink(std::string path) : path_(std::move(path)), fd_(open_output(path_)), buffer_(file_sink_buffer_bytes) {}
-  ~RandomAccessFileSink() override {
-    if (fd_ >= 0) ::close(fd_);
-  }
-
-  void begin_record(std::uint16_t type) override {
-    header_at_ = position();
-    put_byte(static_cast<std::uint8_t>(type));
-    put_byte(static_cast<std::uint8_t>(type >> 8));
-    put_byte(0);
-    put_byte(0);
-  }
-  void put_byte(std::uint8_t value) override {
-    if (fill_ == buffer_.size()) flush();
-    buffer_[fill_++] = value;
-  }
-  void end_record() override {
-    const std::uint64_t length = position() - header_at_ - 4;
-    if (length > max_record_data) throw oversized_record();
-    std::uint8_t field[2];
-    store_u16(field, static_cast<std::uint32_t>(length));
-    // The header was written byte by byte, so a flush may have fallen inside it, even between
-    // the two bytes of the length: the flushed part goes to the file, the rest to the buffer.
-    const std::uint64_t at = header_at_ + 2;
-    const std::size_t in_file = at >= flushed_ ? 0 : static_cast<std::size_t>(std::min<std::uint64_t>(2, flushed_ - at));
-    if (in_file > 0) pwrite_all(field, in_file, at);
-    if (in_file < 2) std::memcpy(&buffer_[at + in_file - flushed_], field + in_file, 2 - in_file);
-  }
-  std::uint8_t* claim(std::size_t bytes) override {
-    if (bytes > max_claim_bytes) throw oversized_record();
-    if (buffer_.size() - fill_ < bytes) flush();
-    std::uint8_t* area = &buffer_[fill_];
-    fill_ += bytes;
-    return area;
-  }
-  void retract(std::size_t bytes) override { fill_ -= bytes; }
-  void finish() override {
-    flush();
-    close_output(fd_, path_);
-  }
-  std::uint64_t position() const override { return flushed_ + fill_; }
-
- private:
-  void pwrite_all(const std::uint8_t* data, std::size_t size, std::uint64_t offset) {
-    while (size > 0) {
-      const ssize_t n = ::pwrite(fd_, data, size, static_cast<off_t>(offset));
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) throw io_error(path_, "pwrite failed");
-      data += n;
-      size -= static_cast<std::size_t>(n);
-      offset += static_cast<std::uint64_t>(n);
-    }
-  }
-  void flush() {
-    pwrite_all(buffer_.data(), fill_, flushed_);
-    flushed_ += fill_;
-    fill_ = 0;
-  }
-
-  std::string path_;
-  int fd_;
-  std::vector<std::uint8_t> buffer_;
-  std::size_t fill_ = 0;
-  std::uint64_t flushed_ = 0;    // file offset of buffer_[0]
-  std::uint64_t header_at_ = 0;  // position of the open record's header
-};
-
-// Sequential output: nothing is ever rewritten, so a record of unknown length is held in a
-// record buffer and written, header first, once it ends.
-class SequentialSink : public RecordSink {
- public:
-  SequentialSink() : buffer_(file_sink_buffer_bytes), record_(4 + max_record_data) {}
-
-  void begin_record(std::uint16_t type) override {
-    record_type_ = type;
-    record_fill_ = 4;
-  }
-  void put_byte(std::uint8_t value) override {
-    if (record_fill_ == record_.size()) throw oversized_record();
-    record_[record_fill_++] = value;
-  }
-  void end_record() override {
-    store_u16(&record_[0], record_type_);
-    store_u16(&record_[2], static_cast<std::uint32_t>(record_fill_ - 4));
-    std::memcpy(claim(record_fill_), record_.data(), record_fill_);
-  }
-  std::uint8_t* claim(std::size_t bytes) override {
-    if (bytes > max_claim_bytes) throw oversized_record();
-    if (buffer_.size() - fill_ < bytes) flush();
-    std::uint8_t* area = &buffer_[fill_];
-    fill_ += bytes;
-    position_ += bytes;
-    return area;
-  }
-  void retract(std::size_t bytes) override {
-    fill_ -= bytes;
-    position_ -= bytes;
-  }
-  void finish() override {
-    flush();
-    close();
-  }
-  std::uint64_t position() const override { return position_; }
-
- protected:
-  virtual void drain(const std::uint8_t* data, std::size_t size) = 0;
-  virtual void close() = 0;
-
- private:
-  void flush() {
-    if (fill_ > 0) drain(buffer_.data(), fill_);
-    fill_ = 0;
-  }
-
-  std::vector<std::uint8_t> buffer_;
-  std::size_t fill_ = 0;
-  std::uint64_t position_ = 0;
-  std::vector<std::uint8_t> record_;
-  std::size_t record_fill_ = 0;
-  std::uint16_t record_type_ = 0;
-};
-
-// A file written front to back with write(2), unbuffered: the sinks that use it hand it
-// batches (the sequential sink's buffer, deflate's output).
+// An output file: written front to back with write(2), or at offsets with pwrite(2).
 class Output {
  public:
   explicit Output(std::string path) : path_(std::move(path)), fd_(open_output(path_)) {}
@@ -188,6 +63,16 @@ class Output {
       size -= static_cast<std::size_t>(n);
     }
   }
+  void write_at(const std::uint8_t* data, std::size_t size, std::uint64_t offset) {
+    while (size > 0) {
+      const ssize_t n = ::pwrite(fd_, data, size, static_cast<off_t>(offset));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) throw io_error(path_, "pwrite failed");
+      data += n;
+      size -= static_cast<std::size_t>(n);
+      offset += static_cast<std::uint64_t>(n);
+    }
+  }
   void finish() { close_output(fd_, path_); }
 
  private:
@@ -195,12 +80,108 @@ class Output {
   int fd_;
 };
 
-class StreamFileSink final : public SequentialSink {
+// Random-access file: buffered pwrite; an unknown record length is patched in the buffer when
+// the header is still there, otherwise written back into the file with pwrite.
+class RandomAccessFileSink final : public RecordSink {
  public:
-  explicit StreamFileSink(std::string path) : file_(std::move(path)) {}
+  explicit RandomAccessFileSink(std::string path)
+      : file_(std::move(path)),
+        buffer_([this](const std::uint8_t* data, std::size_t size, std::uint64_t at) { file_.write_at(data, size, at); }) {}
 
- protected:
-  void drain(const std::uint8_t* data, std::size_t size) override { file_.write(data, size); }
+  void begin_record(std::uint16_t type) override {
+    header_at_ = position();
+    put_byte(static_cast<std::uint8_t>(type));
+    put_byte(static_cast<std::uint8_t>(type >> 8));
+    put_byte(0);
+    put_byte(0);
+  }
+  void put_byte(std::uint8_t value) override { *buffer_.claim(1) = value; }
+  void end_record() override {
+    const std::uint64_t length = position() - header_at_ - 4;
+    if (length > max_record_data) throw oversized_record();
+    std::uint8_t field[2];
+    store_u16(field, static_cast<std::uint32_t>(length));
+    // The header was written byte by byte, so a hand-off may have fallen inside it, even
+    // between the two bytes of the length: each byte goes where it now is.
+    for (std::uint64_t i = 0; i < 2; ++i) {
+      if (std::uint8_t* byte = buffer_.unwritten(header_at_ + 2 + i)) {
+        *byte = field[i];
+      } else {
+        buffer_.wait();  // else the buffer's own write could land after the patch
+        file_.write_at(field + i, 1, header_at_ + 2 + i);
+      }
+    }
+  }
+  std::uint8_t* claim(std::size_t bytes) override {
+    if (bytes > max_claim_bytes) throw oversized_record();
+    return buffer_.claim(bytes);
+  }
+  void retract(std::size_t bytes) override { buffer_.retract(bytes); }
+  void finish() override {
+    buffer_.finish();
+    file_.finish();
+  }
+  std::uint64_t position() const override { return buffer_.position(); }
+
+ private:
+  Output file_;
+  std::uint64_t header_at_ = 0;  // position of the open record's header
+  OutputBuffer buffer_;          // last: its thread stops before the file closes
+};
+
+// Where a sequential sink's bytes go, in order: a file, or a compressor in front of one.
+class Drain {
+ public:
+  virtual ~Drain() = default;
+  virtual void write(const std::uint8_t* data, std::size_t size) = 0;
+  virtual void close() = 0;
+};
+
+// Sequential output: nothing is ever rewritten, so a record of unknown length is held in a
+// record buffer and written, header first, once it ends.
+class SequentialSink final : public RecordSink {
+ public:
+  explicit SequentialSink(std::unique_ptr<Drain> drain)
+      : drain_(std::move(drain)),
+        record_(4 + max_record_data),
+        buffer_([this](const std::uint8_t* data, std::size_t size, std::uint64_t) { drain_->write(data, size); }) {}
+
+  void begin_record(std::uint16_t type) override {
+    record_type_ = type;
+    record_fill_ = 4;
+  }
+  void put_byte(std::uint8_t value) override {
+    if (record_fill_ == record_.size()) throw oversized_record();
+    record_[record_fill_++] = value;
+  }
+  void end_record() override {
+    store_u16(&record_[0], record_type_);
+    store_u16(&record_[2], static_cast<std::uint32_t>(record_fill_ - 4));
+    std::memcpy(claim(record_fill_), record_.data(), record_fill_);
+  }
+  std::uint8_t* claim(std::size_t bytes) override {
+    if (bytes > max_claim_bytes) throw oversized_record();
+    return buffer_.claim(bytes);
+  }
+  void retract(std::size_t bytes) override { buffer_.retract(bytes); }
+  void finish() override {
+    buffer_.finish();
+    drain_->close();
+  }
+  std::uint64_t position() const override { return buffer_.position(); }
+
+ private:
+  std::unique_ptr<Drain> drain_;
+  std::vector<std::uint8_t> record_;
+  std::size_t record_fill_ = 0;
+  std::uint16_t record_type_ = 0;
+  OutputBuffer buffer_;  // last: its thread stops before the drain goes
+};
+
+class FileDrain final : public Drain {
+ public:
+  explicit FileDrain(std::string path) : file_(std::move(path)) {}
+  void write(const std::uint8_t* data, std::size_t size) override { file_.write(data, size); }
   void close() override { file_.finish(); }
 
  private:
@@ -209,15 +190,14 @@ class StreamFileSink final : public SequentialSink {
 
 // zlib format at level 1: the point of compressing here is fewer bytes to the disk at a CPU
 // cost well below the serialization itself.
-class ZlibFileSink final : public SequentialSink {
+class ZlibDrain final : public Drain {
  public:
-  explicit ZlibFileSink(std::string path) : file_(std::move(path)), out_(file_sink_buffer_bytes) {
+  explicit ZlibDrain(std::string path) : file_(std::move(path)), out_(file_sink_buffer_bytes) {
     if (deflateInit(&stream_, 1) != Z_OK) throw Error(ErrorKind::io, {file_.path(), "", std::nullopt}, "deflateInit failed");
   }
-  ~ZlibFileSink() override { deflateEnd(&stream_); }
+  ~ZlibDrain() override { deflateEnd(&stream_); }
 
- protected:
-  void drain(const std::uint8_t* data, std::size_t size) override { deflate_some(data, size, Z_NO_FLUSH); }
+  void write(const std::uint8_t* data, std::size_t size) override { deflate_some(data, size, Z_NO_FLUSH); }
   void close() override {
     deflate_some(nullptr, 0, Z_FINISH);
     file_.finish();
@@ -244,20 +224,19 @@ class ZlibFileSink final : public SequentialSink {
 
 // LZ4 frame format, default preferences (64 KiB blocks, fast level): the same sequential stream
 // as zlib at a fraction of the CPU, compressing less.
-class Lz4FileSink final : public SequentialSink {
+class Lz4Drain final : public Drain {
  public:
-  explicit Lz4FileSink(std::string path) : file_(std::move(path)) {
+  explicit Lz4Drain(std::string path) : file_(std::move(path)) {
     if (LZ4F_isError(LZ4F_createCompressionContext(&context_, LZ4F_VERSION))) fail("LZ4F_createCompressionContext");
     out_.resize(LZ4F_compressBound(file_sink_buffer_bytes, nullptr));
     const std::size_t header = LZ4F_compressBegin(context_, out_.data(), out_.size(), nullptr);
     if (LZ4F_isError(header)) fail("LZ4F_compressBegin");
     file_.write(out_.data(), header);
   }
-  ~Lz4FileSink() override { LZ4F_freeCompressionContext(context_); }
+  ~Lz4Drain() override { LZ4F_freeCompressionContext(context_); }
 
- protected:
-  // The sequential sink drains at most its buffer (file_sink_buffer_bytes) at a time.
-  void drain(const std::uint8_t* data, std::size_t size) override {
+  // The sequential sink drains at most one buffer (file_sink_buffer_bytes) at a time.
+  void write(const std::uint8_t* data, std::size_t size) override {
     const std::size_t n = LZ4F_compressUpdate(context_, out_.data(), out_.size(), data, size, nullptr);
     if (LZ4F_isError(n)) fail("LZ4F_compressUpdate");
     file_.write(out_.data(), n);
@@ -375,9 +354,9 @@ std::unique_ptr<MemorySink> make_memory_sink() { return std::make_unique<MemoryS
 std::unique_ptr<RecordSink> make_file_sink(SinkKind kind, const std::string& path) {
   switch (kind) {
     case SinkKind::file: return std::make_unique<RandomAccessFileSink>(path);
-    case SinkKind::stream: return std::make_unique<StreamFileSink>(path);
-    case SinkKind::zlib: return std::make_unique<ZlibFileSink>(path);
-    case SinkKind::lz4: return std::make_unique<Lz4FileSink>(path);
+    case SinkKind::stream: return std::make_unique<SequentialSink>(std::make_unique<FileDrain>(path));
+    case SinkKind::zlib: return std::make_unique<SequentialSink>(std::make_unique<ZlibDrain>(path));
+    case SinkKind::lz4: return std::make_unique<SequentialSink>(std::make_unique<Lz4Drain>(path));
     case SinkKind::memory: break;
   }
   throw Error(ErrorKind::usage, {}, "the memory sink has no file");
@@ -385,10 +364,44 @@ std::unique_ptr<RecordSink> make_file_sink(SinkKind kind, const std::string& pat
 
 MemorySink::MemorySink() = default;
 MemorySink::~MemorySink() {
+  stop_prefault();
   if (data_ != nullptr) ::munmap(data_, capacity_);
 }
 
+void MemorySink::expect(std::uint64_t bytes) {
+  // Below this, a thread costs more than the page faults it saves; above it, the hint is not
+  // an SST's (their stream positions are 32-bit) and is ignored.
+  constexpr std::uint64_t prefault_from_bytes = 4u << 20;
+  constexpr std::uint64_t largest_hint = std::uint64_t{1} << 32;
+  if (bytes < prefault_from_bytes || bytes > largest_hint) return;
+  stop_prefault();
+  const std::size_t end = size_ + static_cast<std::size_t>(bytes);
+  if (end > capacity_) grow(end);
+  // Whole pages, from the one holding the next byte (populating a written page keeps it).
+  std::uint8_t* const first = data_ + size_ / huge_page_bytes * huge_page_bytes;
+  std::uint8_t* const last = data_ + std::min(capacity_, (end + huge_page_bytes - 1) / huge_page_bytes * huge_page_bytes);
+  stop_ = false;
+  try {
+    prefault_ = std::thread([this, first, last] {
+      for (std::uint8_t* p = first; p < last && !stop_.load(std::memory_order_relaxed); p += huge_page_bytes) {
+        // Kernels before 5.14 lack MADV_POPULATE_WRITE: the writer then faults the pages itself.
+        const std::size_t n = std::min<std::size_t>(huge_page_bytes, static_cast<std::size_t>(last - p));
+        if (::madvise(p, n, MADV_POPULATE_WRITE) != 0) break;
+      }
+    });
+  } catch (const std::system_error&) {
+    // No thread to spare: the writer faults the pages itself.
+  }
+}
+
+void MemorySink::stop_prefault() {
+  if (!prefault_.joinable()) return;
+  stop_ = true;
+  prefault_.join();
+}
+
 void MemorySink::grow(std::size_t needed) {
+  stop_prefault();  // the mapping may move
   std::size_t capacity = capacity_ == 0 ? std::size_t{1} << 16 : capacity_;
   while (capacity < needed) capacity *= 2;
   void* data = data_ == nullptr ? ::mmap(nullptr, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)

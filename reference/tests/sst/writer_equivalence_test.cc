@@ -126,7 +126,41 @@ TEST(WriterEquivalence, EverySinkWritesTheSameBytes) {
   std::filesystem::remove_all(dir);
 }
 
-TEST(WriterEquivalence, RandomAccessFileBackPatchesFlushedHeaders) {
+TEST(WriterEquivalence, FileSinksHandSeveralBuffersToTheirThread) {
+  // More than two buffers: the writer fills one while the sink's thread writes the other.
+  const SstTable table = generate_strings(60000, Mix::mixed, 3);
+  const std::string expected = sst_bytes(table, WriterKind::fast);
+  ASSERT_GT(expected.size(), 2 * file_sink_buffer_bytes);
+  const auto dir = std::filesystem::temp_directory_path() / ("sst_buffers_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  for (const WriterKind writer : {WriterKind::naive, WriterKind::fast}) {
+    for (const SinkKind kind : {SinkKind::file, SinkKind::stream, SinkKind::zlib, SinkKind::lz4}) {
+      const std::string path = (dir / to_string(kind)).string();
+      auto sink = make_file_sink(kind, path);
+      write_sst(writer, table, *sink);
+      sink->finish();
+      EXPECT_EQ(read_sink_file(kind, path), expected) << to_string(writer) << " " << to_string(kind);
+    }
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(WriterEquivalence, MemorySinkStopsItsPageThreadBeforeTheMappingMoves) {
+  // Expecting 5 MiB starts the page-faulting thread; writing 12 MiB grows (and may move) the
+  // mapping while it runs. The bytes are what was written, and the thread leaves them alone.
+  MemorySink sink;
+  sink.expect(5u << 20);
+  std::string expected;
+  for (std::size_t record = 0; expected.size() < (12u << 20); ++record) {
+    std::uint8_t* p = sink.claim(4 + max_record_data);
+    for (std::size_t i = 0; i < 4 + max_record_data; ++i) p[i] = static_cast<std::uint8_t>(record * 31 + i);
+    expected.append(reinterpret_cast<const char*>(p), 4 + max_record_data);
+  }
+  sink.finish();
+  EXPECT_EQ(sink.bytes(), expected);
+}
+
+TEST(WriterEquivalence, RandomAccessFileBackPatchesHeadersHandedToItsThread) {
   // A record longer than nothing else in the buffer: more than 1 MiB of unknown-length records
   // forces headers out of the buffer before their lengths are known.
   const SstTable table = generate_strings(60000, Mix::cjk, 5);
@@ -156,7 +190,7 @@ void records_with_header_at(RecordSink& sink, std::uint64_t header_at) {
   record(300);
 }
 
-TEST(WriterEquivalence, RandomAccessFileBackPatchesHeadersThatStraddleAFlush) {
+TEST(WriterEquivalence, RandomAccessFileBackPatchesHeadersStraddlingAThreadHandOff) {
   // A header starting 1, 2 or 3 bytes before the buffer's end is split by the flush, its length
   // field wholly or partly in the file.
   const auto dir = std::filesystem::temp_directory_path() / ("sst_straddle_" + std::to_string(::getpid()));
@@ -174,6 +208,25 @@ TEST(WriterEquivalence, RandomAccessFileBackPatchesHeadersThatStraddleAFlush) {
     }
   }
   std::filesystem::remove_all(dir);
+}
+
+TEST(WriterEquivalence, WriteErrorsOnTheOutputThreadReachTheWriter) {
+  // The file sinks write on a second thread; a full disk must still fail the write, naming the
+  // file, whether it shows at a later buffer's hand-off or at finish().
+  if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full on this machine";
+  const SstTable table = generate_strings(60000, Mix::cjk, 5);
+  ASSERT_GT(sst_bytes(table).size(), 2 * file_sink_buffer_bytes);
+  for (const SinkKind kind : {SinkKind::file, SinkKind::stream, SinkKind::zlib, SinkKind::lz4}) {
+    try {
+      auto sink = make_file_sink(kind, "/dev/full");
+      write_sst_fast(table, *sink);
+      sink->finish();
+      ADD_FAILURE() << to_string(kind) << ": no error";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::io) << e.what();
+      EXPECT_EQ(e.context().file, "/dev/full") << e.what();
+    }
+  }
 }
 
 TEST(WriterEquivalence, TruncatedCompressedSinkFilesAreFormatErrors) {

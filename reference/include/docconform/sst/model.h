@@ -28,6 +28,12 @@ inline constexpr std::uint8_t flag_high_byte = 0x01;
 inline constexpr std::uint8_t flag_ext_st = 0x04;
 inline constexpr std::uint8_t flag_rich_st = 0x08;
 
+// Bytes of a string's header [MS-XLS 2.5.293]: cch, option flags, then cRun and cbExtRst
+// when the flags say so.
+constexpr std::size_t string_header_bytes(std::uint8_t flags) {
+  return 3 + ((flags & flag_rich_st) ? 2 : 0) + ((flags & flag_ext_st) ? 4 : 0);
+}
+
 struct FormatRun {
   std::uint16_t ich = 0;   // first character the run applies to
   std::uint16_t ifnt = 0;  // font index
@@ -91,6 +97,10 @@ class SstTable {
   // found once when the string is appended, as POI's UnicodeString does), fExtSt, fRichSt.
   std::uint8_t flags(std::size_t i) const { return entries_[i].flags; }
 
+  // The strings as the SST stores them, record headers and continuation flags aside: each
+  // one's header, characters (one or two bytes each), runs and ExtRst.
+  std::uint64_t string_bytes() const { return string_bytes_; }
+
   // Every string's code units, in table order: a writer may read from one string into the next.
   std::u16string_view texts() const { return text_; }
 
@@ -127,6 +137,7 @@ class SstTable {
   std::vector<FormatRun> runs_;
   std::string ext_rst_;
   std::uint64_t table_bytes_ = 0;  // against limits_.max_table_bytes
+  std::uint64_t string_bytes_ = 0;
 };
 
 // One EXTSST bucket [MS-XLS 2.4.107]: where the first string of a bucket starts.

@@ -6,14 +6,19 @@
 //  * bulk (the fast writer): claim() returns space for a whole record, header included, which
 //    the caller fills before the next call; retract() gives back the unused end of that space
 //    (a record's final length is known before the sink emits any of it).
-// Every sink produces the same logical bytes.
+// Every sink produces the same logical bytes. The slow part of each sink's output runs on a
+// second thread beside the writer: the file sinks write out (or compress) one full buffer while
+// the writer fills the other; the memory sink faults in the pages of output it was told to
+// expect.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <thread>
 
 #include "docconform/sst/model.h"
 
@@ -33,14 +38,18 @@ class RecordSink {
   // Returns the last `bytes` of the most recent claim, unused.
   virtual void retract(std::size_t bytes) = 0;
 
+  // A hint before writing: about `bytes` bytes will follow. The memory sink maps them at once
+  // and has another thread fault their pages in ahead of the writer.
+  virtual void expect(std::uint64_t bytes) { (void)bytes; }
+
   // Flushes and closes; no calls afterwards.
   virtual void finish() = 0;
   // Logical bytes written so far.
   virtual std::uint64_t position() const = 0;
 };
 
-// A claim holds a whole record (its header and max_record_data) plus slack: a writer may store whole vectors
-// past the end of what it keeps, then retract the unused rest.
+// A claim holds a whole record (its header and max_record_data) plus slack: a writer may store
+// whole vectors past the end of what it keeps, then retract the unused rest.
 inline constexpr std::size_t claim_slack_bytes = 64;
 inline constexpr std::size_t max_claim_bytes = 4 + max_record_data + claim_slack_bytes;
 
@@ -77,16 +86,23 @@ class MemorySink final : public RecordSink {
   void end_record() override;
   std::uint8_t* claim(std::size_t bytes) override;
   void retract(std::size_t bytes) override { size_ -= bytes; }
-  void finish() override {}
+  void expect(std::uint64_t bytes) override;
+  void finish() override { stop_prefault(); }
   std::uint64_t position() const override { return size_; }
 
   std::string_view bytes() const { return {reinterpret_cast<const char*>(data_), size_}; }
 
  private:
   void grow(std::size_t needed);
+  void stop_prefault();
 
   // Anonymous memory grown with mremap: no copy when it grows, and 2 MiB pages where the
   // kernel allows, so tens of MB of output cost tens of page faults instead of thousands.
+  // The kernel zeroes each new page as it is first written: for expected output, a second
+  // thread takes that work off the writer (MADV_POPULATE_WRITE leaves contents unchanged, so
+  // it may run behind or ahead of the writer). The mapping never moves while it runs.
+  std::thread prefault_;
+  std::atomic<bool> stop_{false};
   std::uint8_t* data_ = nullptr;
   std::size_t size_ = 0;
   std::size_t capacity_ = 0;

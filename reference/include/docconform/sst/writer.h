@@ -9,8 +9,8 @@
 // EXTSST follows the spec formula for the bucket size.
 //
 // Two writers produce the same bytes: the naive one makes one virtual call per byte (the oracle,
-// shaped like the original POI code); the fast one lays out the record boundaries first, then
-// fills each record with bulk copies.
+// shaped like the original POI code); the fast one claims a whole record at a time and fills it
+// with bulk copies, deciding per string or per chunk where the record ends.
 #pragma once
 
 #include <cstdint>
@@ -37,6 +37,10 @@ struct WriteResult {
 WriteResult write_sst_naive(const SstTable& table, RecordSink& sink, std::uint32_t stream_offset = 0);
 WriteResult write_sst_fast(const SstTable& table, RecordSink& sink, std::uint32_t stream_offset = 0);
 WriteResult write_sst(WriterKind kind, const SstTable& table, RecordSink& sink, std::uint32_t stream_offset = 0);
+
+// About how many bytes the records of table take (a little more, never much less): what both
+// writers tell the sink to expect.
+std::uint64_t expected_sst_bytes(const SstTable& table);
 
 // The records in memory.
 std::string sst_bytes(const SstTable& table, WriterKind kind = WriterKind::fast);
