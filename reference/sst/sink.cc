@@ -227,22 +227,23 @@ class ZlibDrain final : public Drain {
 class Lz4Drain final : public Drain {
  public:
   explicit Lz4Drain(std::string path) : file_(std::move(path)) {
-    if (LZ4F_isError(LZ4F_createCompressionContext(&context_, LZ4F_VERSION))) fail("LZ4F_createCompressionContext");
+    LZ4F_cctx* context = nullptr;
+    if (LZ4F_isError(LZ4F_createCompressionContext(&context, LZ4F_VERSION))) fail("LZ4F_createCompressionContext");
+    context_.reset(context);  // freed even when a write below throws
     out_.resize(LZ4F_compressBound(file_sink_buffer_bytes, nullptr));
-    const std::size_t header = LZ4F_compressBegin(context_, out_.data(), out_.size(), nullptr);
+    const std::size_t header = LZ4F_compressBegin(context_.get(), out_.data(), out_.size(), nullptr);
     if (LZ4F_isError(header)) fail("LZ4F_compressBegin");
     file_.write(out_.data(), header);
   }
-  ~Lz4Drain() override { LZ4F_freeCompressionContext(context_); }
 
   // The sequential sink drains at most one buffer (file_sink_buffer_bytes) at a time.
   void write(const std::uint8_t* data, std::size_t size) override {
-    const std::size_t n = LZ4F_compressUpdate(context_, out_.data(), out_.size(), data, size, nullptr);
+    const std::size_t n = LZ4F_compressUpdate(context_.get(), out_.data(), out_.size(), data, size, nullptr);
     if (LZ4F_isError(n)) fail("LZ4F_compressUpdate");
     file_.write(out_.data(), n);
   }
   void close() override {
-    const std::size_t n = LZ4F_compressEnd(context_, out_.data(), out_.size(), nullptr);
+    const std::size_t n = LZ4F_compressEnd(context_.get(), out_.data(), out_.size(), nullptr);
     if (LZ4F_isError(n)) fail("LZ4F_compressEnd");
     file_.write(out_.data(), n);
     file_.finish();
@@ -253,8 +254,11 @@ class Lz4Drain final : public Drain {
     throw Error(ErrorKind::io, {file_.path(), "", std::nullopt}, std::string(what) + " failed");
   }
 
+  struct FreeContext {
+    void operator()(LZ4F_cctx* context) const { LZ4F_freeCompressionContext(context); }
+  };
   Output file_;
-  LZ4F_cctx* context_ = nullptr;
+  std::unique_ptr<LZ4F_cctx, FreeContext> context_;
   std::vector<std::uint8_t> out_;
 };
 
