@@ -97,10 +97,39 @@ void copy_chars(std::uint8_t* out, const char16_t* chars, std::size_t n, bool wi
   }
 }
 
+#if defined(__SSE2__)
+// Up to short_units code units as four 16-byte moves, narrowed unless wide (0 or 1): no branch
+// on the length or the width, which mispredicted on mixed cell texts. Reads 64 bytes from chars
+// and writes 64 bytes to out, past the characters' end.
+constexpr std::size_t short_units = 32;
+void move_short_chars(std::uint8_t* out, const char16_t* chars, std::size_t wide) {
+  const auto* in = reinterpret_cast<const __m128i*>(chars);
+  const __m128i v0 = _mm_loadu_si128(in), v1 = _mm_loadu_si128(in + 1);
+  const __m128i v2 = _mm_loadu_si128(in + 2), v3 = _mm_loadu_si128(in + 3);
+  // All ones when wide: the code units as they are; else the narrowed bytes.
+  const __m128i as_is = _mm_set1_epi32(-static_cast<int>(wide));
+  const auto select = [&](__m128i units16, __m128i narrowed) {
+    return _mm_or_si128(_mm_and_si128(as_is, units16), _mm_andnot_si128(as_is, narrowed));
+  };
+  auto* to = reinterpret_cast<__m128i*>(out);
+  _mm_storeu_si128(to, select(v0, _mm_packus_epi16(v0, v1)));
+  _mm_storeu_si128(to + 1, select(v1, _mm_packus_epi16(v2, v3)));
+  _mm_storeu_si128(to + 2, v2);
+  _mm_storeu_si128(to + 3, v3);
+}
+#endif
+
 // The continuation rules, once: the walker decides where records end and hands out the space.
+// Bytes written past what a string keeps land in the claim's slack or are overwritten by what
+// follows; vectors are read past a string only where the table's pools go on.
 class Walker {
  public:
-  explicit Walker(RecordSink& sink) : sink_(sink) { open(record_sst); }
+  Walker(RecordSink& sink, const SstTable& table)
+      : sink_(sink),
+        texts_end_(table.texts().data() + table.texts().size()),
+        runs_end_(table.all_runs().data() + table.all_runs().size()) {
+    open(record_sst);
+  }
 
   std::uint64_t position() const { return record_at_ + 4 + (max_record_data - available_); }
   std::uint64_t record_header_position() const { return record_at_; }
@@ -121,36 +150,20 @@ class Walker {
   }
 
 #if defined(__SSE2__)
-  // A plain string (no runs, no ExtRst) of at most short_units code units, which can be read
-  // whole vectors past its end (`readable` units from its first) and fits in the open record
-  // (an empty one with a character's room, as everywhere).
-  static constexpr std::size_t short_units = 32;
-  bool fits_short(std::size_t units, std::uint8_t flags, std::size_t readable) const {
+  // A plain string (no runs, no ExtRst) of at most short_units code units that can be read
+  // whole vectors past its end and fits in the open record (an empty one with a character's
+  // room, as everywhere).
+  bool fits_short(const char16_t* chars, std::size_t units, std::uint8_t flags) const {
     const std::size_t wide = flags & flag_high_byte;
-    return units <= short_units && (flags & (flag_rich_st | flag_ext_st)) == 0 && readable >= short_units &&
+    return units <= short_units && (flags & (flag_rich_st | flag_ext_st)) == 0 && readable_short(chars) &&
            3 + (std::max<std::size_t>(units, 1) << wide) <= available_;
   }
-  // Writes such a string with fixed-size moves: no branch on its length or width, which
-  // mispredicted on mixed cell texts. Bytes past its end land in the claim's slack or are
-  // overwritten by what follows.
   void short_string(const char16_t* chars, std::size_t units, std::uint8_t flags) {
     const std::size_t wide = flags & flag_high_byte;
     std::uint8_t* p = cursor_;
     store_u16(p, static_cast<std::uint32_t>(units));
     p[2] = flags;
-    const auto* in = reinterpret_cast<const __m128i*>(chars);
-    const __m128i v0 = _mm_loadu_si128(in), v1 = _mm_loadu_si128(in + 1);
-    const __m128i v2 = _mm_loadu_si128(in + 2), v3 = _mm_loadu_si128(in + 3);
-    // All ones when wide: the code units as they are; else the narrowed bytes.
-    const __m128i as_is = _mm_set1_epi32(-static_cast<int>(wide));
-    const auto select = [&](__m128i units16, __m128i narrowed) {
-      return _mm_or_si128(_mm_and_si128(as_is, units16), _mm_andnot_si128(as_is, narrowed));
-    };
-    auto* out = reinterpret_cast<__m128i*>(p + 3);
-    _mm_storeu_si128(out, select(v0, _mm_packus_epi16(v0, v1)));
-    _mm_storeu_si128(out + 1, select(v1, _mm_packus_epi16(v2, v3)));
-    _mm_storeu_si128(out + 2, v2);
-    _mm_storeu_si128(out + 3, v3);
+    move_short_chars(p + 3, chars, wide);
     take(3 + (units << wide));
   }
 #endif
@@ -173,10 +186,16 @@ class Walker {
     const std::size_t ext_bytes = s.ext_rst ? s.ext_rst->size() : 0;
     if (s.text.size() * unit + 4 * run_count + ext_bytes <= available_) {
       // All of it fits in this record: no continuation rule applies.
-      copy_chars(take(s.text.size() * unit), s.text.data(), s.text.size(), wide);
-      if (s.runs) {
-        for (const FormatRun& run : *s.runs) put_run(run);
+      std::uint8_t* out = take(s.text.size() * unit);
+#if defined(__SSE2__)
+      if (s.text.size() <= short_units && readable_short(s.text.data())) {
+        move_short_chars(out, s.text.data(), unit - 1);
+      } else
+#endif
+      {
+        copy_chars(out, s.text.data(), s.text.size(), wide);
       }
+      if (s.runs) put_runs(*s.runs);
       if (s.ext_rst) std::memcpy(take(ext_bytes), s.ext_rst->data(), ext_bytes);
       return;
     }
@@ -201,6 +220,21 @@ class Walker {
   }
 
  private:
+#if defined(__SSE2__)
+  bool readable_short(const char16_t* chars) const { return texts_end_ - chars >= static_cast<std::ptrdiff_t>(short_units); }
+#endif
+  // Runs that fit whole in this record: up to four as one 16-byte move where the pool goes on
+  // that far (a FormatRun in memory is the record's little-endian ich, ifnt).
+  void put_runs(std::span<const FormatRun> runs) {
+    static_assert(sizeof(FormatRun) == 4);
+    if constexpr (std::endian::native == std::endian::little) {
+      if (runs.size() <= 4 && runs_end_ - runs.data() >= 4) {
+        std::memcpy(take(4 * runs.size()), runs.data(), 16);
+        return;
+      }
+    }
+    for (const FormatRun& run : runs) put_run(run);
+  }
   void put_run(const FormatRun& run) {
     std::uint8_t* r = take(4);
     store_u16(r, run.ich);
@@ -241,6 +275,8 @@ class Walker {
   }
 
   RecordSink& sink_;
+  const char16_t* texts_end_;
+  const FormatRun* runs_end_;
   std::uint8_t* header_ = nullptr;
   std::uint8_t* cursor_ = nullptr;
   std::size_t available_ = 0;
@@ -256,17 +292,16 @@ WriteResult write_sst_fast(const SstTable& table, RecordSink& sink, std::uint32_
   result.extsst.buckets.reserve(extsst_bucket_count(count));
 
   sink.expect(expected_sst_bytes(table));
-  Walker walker(sink);
+  Walker walker(sink, table);
   std::uint8_t* counts = walker.take(8);
   store_u32(counts, table.total_refs());
   store_u32(counts + 4, static_cast<std::uint32_t>(count));
-  const char16_t* texts_end = table.texts().data() + table.texts().size();
   std::size_t bucket_left = 0;
   for (std::size_t i = 0; i < count; ++i) {
     const std::u16string_view text = table.text(i);
     const std::uint8_t flags = table.flags(i);
 #if defined(__SSE2__)
-    const bool shortcut = walker.fits_short(text.size(), flags, static_cast<std::size_t>(texts_end - text.data()));
+    const bool shortcut = walker.fits_short(text.data(), text.size(), flags);
 #else
     const bool shortcut = false;
 #endif

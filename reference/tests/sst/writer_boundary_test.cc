@@ -28,10 +28,14 @@ Written write_both(const SstTable& table) {
   std::string fast = sst_bytes(table, WriterKind::fast);
   EXPECT_EQ(fast, sst_bytes(table, WriterKind::naive));
   EXPECT_EQ(read_sst_file(fast).table, table);
-  // The fast writer takes short strings whole vectors at a time only when it may read past
-  // them: a long last string lets every case's strings take that path too.
+  // The fast writer moves short strings and runs whole vectors at a time only when it may read
+  // past them: a long string and four runs after the last let every case's strings take that
+  // path too.
   SstTable followed = table;
   followed.append(text(std::u16string(64, u'w')));
+  SstString rich = text(u"runs");
+  rich.runs = std::vector<FormatRun>{{0, 1}, {1, 2}, {2, 3}, {3, 1}};
+  followed.append(rich);
   EXPECT_EQ(sst_bytes(followed, WriterKind::fast), sst_bytes(followed, WriterKind::naive));
   return Written(std::move(fast));
 }
@@ -194,14 +198,18 @@ TEST(WriterBoundary, EmptyTableIsSstAndExtSstOnly) {
 }
 
 TEST(WriterBoundary, ShortStringsAtThePoolsEndAreNotReadPastIt) {
-  // A pool reserved to its exact size ends where its last string does: reading whole vectors
-  // past these short strings would leave the allocation (AddressSanitizer reports it).
+  // Pools of their exact size end where their last string does: reading whole vectors past
+  // these short strings, or past the one run, would leave the allocation (AddressSanitizer
+  // reports it).
   const std::vector<std::u16string> texts = {u"abc", u"\u4E00\u4E01", std::u16string(20, u'q'), u"", u"z"};
   SstTable table;
   std::size_t units = 0;
   for (const auto& t : texts) units += t.size();
-  table.reserve(texts.size(), units);
+  table.reserve(texts.size() + 1, units + 2);
   for (const auto& t : texts) table.append(text(t));
+  SstString rich = text(u"ab");
+  rich.runs = std::vector<FormatRun>{{1, 1}};  // the runs pool: one run, four bytes
+  table.append(rich);
   write_both(table);
 }
 

@@ -101,8 +101,10 @@ class SstTable {
   // one's header, characters (one or two bytes each), runs and ExtRst.
   std::uint64_t string_bytes() const { return string_bytes_; }
 
-  // Every string's code units, in table order: a writer may read from one string into the next.
+  // Every string's code units, and every rich string's runs, in table order: a writer may read
+  // from one string into the next.
   std::u16string_view texts() const { return text_; }
+  std::span<const FormatRun> all_runs() const { return runs_; }
 
   // Copies s into the pool. Throws Error(usage) naming the string when the writers could not
   // encode it (more than 65,535 code units or runs) or it breaks a limit.
