@@ -1,8 +1,8 @@
-// The fast writer: one pass over the strings. Record boundaries are computed per chunk (how many
-// characters, runs or ExtRst bytes fit), never per byte; each record is claimed from the sink as
-// one area (the record and some slack), filled with bulk copies (memcpy for UTF-16LE, a SIMD
-// narrowing loop for compressed characters, fixed vector moves for short plain strings, one
-// copy per part for a string that fits whole), and closed with its length written into its header before the sink
+// The fast writer: one pass over the strings. Record boundaries are computed per string or per
+// chunk (how many characters, runs or ExtRst bytes fit), never per byte. Each record is claimed
+// from the sink as one area (the record and some slack) and filled with bulk copies: fixed
+// vector moves for short strings, memcpy for UTF-16LE, a SIMD narrowing loop for longer
+// compressed characters. It is closed with its length written into its header before the sink
 // emits anything, so sequential sinks still see lengths before data (a separate layout pass
 // would read every string twice). Strings come from the table's packed pool, with their
 // fHighByte flag found when they were appended.
@@ -189,7 +189,7 @@ class Walker {
       std::uint8_t* out = take(s.text.size() * unit);
 #if defined(__SSE2__)
       if (s.text.size() <= short_units && readable_short(s.text.data())) {
-        move_short_chars(out, s.text.data(), unit - 1);
+        move_short_chars(out, s.text.data(), wide ? 1 : 0);
       } else
 #endif
       {
