@@ -55,7 +55,8 @@ inline constexpr std::size_t max_claim_bytes = 4 + max_record_data + claim_slack
 
 enum class SinkKind { memory, file, stream, zlib, lz4 };
 
-// The file sinks write through a buffer of this size (a record header may straddle its flushes).
+// The file sinks write through two buffers of this size, one filled while the other is written
+// out (a record header may straddle a hand-off).
 inline constexpr std::size_t file_sink_buffer_bytes = 1u << 20;
 const char* to_string(SinkKind kind);
 SinkKind parse_sink_kind(std::string_view name);  // throws Error(usage)
