@@ -373,8 +373,9 @@ MemorySink::~MemorySink() {
 }
 
 void MemorySink::expect(std::uint64_t bytes) {
-  // Below this, a thread costs more than the page faults it saves; above it, the hint is not
-  // an SST's (their stream positions are 32-bit) and is ignored.
+  // A thread is started only for many pages: below this (two huge pages) the writer faults
+  // them itself. Above the largest, the hint is not an SST's (their stream positions are
+  // 32-bit) and is ignored.
   constexpr std::uint64_t prefault_from_bytes = 4u << 20;
   constexpr std::uint64_t largest_hint = std::uint64_t{1} << 32;
   if (bytes < prefault_from_bytes || bytes > largest_hint) return;
