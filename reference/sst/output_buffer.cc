@@ -53,14 +53,14 @@ void OutputBuffer::run() {
     changed_.wait(lock, [this] { return job_data_ != nullptr || stopping_; });
     if (job_data_ == nullptr) return;
     lock.unlock();
+    std::exception_ptr error;
     try {
       write_(job_data_, job_size_, job_at_);
     } catch (...) {
-      lock.lock();
-      error_ = std::current_exception();
-      lock.unlock();
+      error = std::current_exception();
     }
     lock.lock();
+    if (error) error_ = error;
     job_data_ = nullptr;
     changed_.notify_all();
   }
