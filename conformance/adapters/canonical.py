@@ -4,18 +4,21 @@ import math
 import sys
 
 
+def unit_text(u):
+    """One UTF-16 code unit (an int 0..0xFFFF) as the quoted form writes it."""
+    if u in (0x22, 0x5C):
+        return "\\" + chr(u)
+    if 0x20 <= u < 0x7F:
+        return chr(u)
+    return "\\u%04X" % u
+
+
+BYTE_TEXT = [unit_text(u) for u in range(256)]  # a PDF string's bytes are written unit by unit
+
+
 def quote_units(units):
     """A string of UTF-16 code units (any ints 0..0xFFFF) in the quoted form."""
-    out = ['"']
-    for u in units:
-        if u in (0x22, 0x5C):
-            out.append("\\" + chr(u))
-        elif 0x20 <= u < 0x7F:
-            out.append(chr(u))
-        else:
-            out.append("\\u%04X" % u)
-    out.append('"')
-    return "".join(out)
+    return '"' + "".join(BYTE_TEXT[u] if u < 256 else unit_text(u) for u in units) + '"'
 
 
 def utf16_units(text):
@@ -30,7 +33,7 @@ def quote_text(text):
 
 def quote_bytes(data):
     """Bytes as code units, one per byte (how PDF strings and names are dumped)."""
-    return quote_units(data)
+    return '"' + "".join(map(BYTE_TEXT.__getitem__, data)) + '"'
 
 
 def number_text(x):

@@ -1,28 +1,47 @@
 #!/usr/bin/python3
-"""pdf adapter (dump level 2, conformance/SPEC.md, format pdf) built on the qpdf command-line tool.
+"""pdf adapter (formats pdf = dump level 2 and pdf3 = level 3, conformance/SPEC.md, format pdf) built
+on the qpdf command-line tool.
 
 qpdf is an independent reader; this adapter maps its output onto our canonical dump:
   version  <- `qpdf --json=2` (qpdf[0].pdfversion)
-  pages    <- `qpdf --show-npages`
+  pages    <- `qpdf --show-npages` (level 2); the walk of the page tree below (level 3)
   objects / xref lines <- `qpdf --show-xref` (the merged table, newest entry wins)
+  level 3: trailer and obj lines from the objects of `qpdf --json=2`, read as they stream out
+    (python3-ijson); a stream's digest of its raw data (`--json-stream-data=inline
+    --decode-level=none`, which drops /Length, so the dictionaries come from a run without data).
+    qpdf's JSON gives a string that starts with a byte-order mark as decoded text ("u:"), which
+    loses its bytes, so an object holding such a string is taken from `qpdf --show-object`
+    instead: qpdf's own syntax for it, read back by pdf_syntax.py. Section lines from
+    pdf_sections.py, because qpdf keeps only the merged table.
 Rejection follows the SPEC's policy, which has no implicit recovery:
   * qpdf exits 2 (errors) on `qpdf --check`;
   * qpdf had to reconstruct the cross-reference table or found an xref loop;
   * the page tree reaches a node twice (qpdf warns and repairs; the SPEC rejects);
   * an object stream inflates beyond the SPEC's ratio limit (1000:1 once above 1 MiB).
-Usage: pdf_qpdf.py FILE -> dump on stdout, exit 0; exit 1 with "error: <class>" when rejected.
+Usage: pdf_qpdf.py FILE [pdf|pdf3] -> dump on stdout, exit 0; exit 1 with "error: <class>" when
+rejected.
 """
-import json
+import base64
+import hashlib
 import os
 import re
 import subprocess
 import sys
 import tempfile
+
+import ijson
 from canonical import quote_bytes, reject
+from pdf_sections import SectionFault, sections
+from pdf_syntax import Name, Ref, SyntaxFault, name_bytes, parse_object, value_text
 
 QPDF = "/usr/bin/qpdf"
 RATIO = 1000
 RATIO_FLOOR = 1 << 20
+REFERENCE = re.compile(r"([0-9]+) ([0-9]+) R$")
+# Objects named on one command line at most; past this a run lists every object.
+MAX_NAMED_OBJECTS = 10000
+# What the page walk reads of a dictionary; level 3 keeps no more of each object in memory.
+PAGE_TREE_KEYS = tuple(Name(k) for k in (b"Pages", b"Type", b"Kids", b"MediaBox", b"Rotate"))
 
 
 def run(*args):
@@ -30,36 +49,90 @@ def run(*args):
     return subprocess.run([QPDF] + list(args), capture_output=True)
 
 
-def main():
-    path = sys.argv[1]
-    check = run("--check", path)
-    text = (check.stdout + check.stderr).decode("latin-1")
-    if check.returncode == 2:
-        reject("format")
-    if re.search(r"reconstruct|loop detected|can't find PDF header|recover stream length", text):
-        reject("format")
-    if "more than once in the pages tree" in text:
-        reject("format")
+def json_objects(path, *options):
+    """(key, value) per entry of `qpdf --json=2`'s "qpdf" list, parsed as qpdf writes it out:
+    first its header's fields ("pdfversion", ...), then "obj:N G R" per object and "trailer"."""
+    proc = subprocess.Popen([QPDF, "--json=2", "--json-key=qpdf"] + list(options) + [path],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    yield from ijson.kvitems(proc.stdout, "qpdf.item", use_float=True)
+    if proc.wait() not in (0, 3):  # 3: warnings only, which --check has judged
+        reject("format", "qpdf --json failed")
 
-    # The object streams' encoded lengths from one pass, their decoded sizes from a second that
-    # writes every stream's decoded data to a file (which drops /Length from the dictionaries);
-    # a qpdf run per object stream would reparse the file thousands of times.
-    info = json.loads(run("--json=2", "--json-stream-data=none", path).stdout)
+
+def object_key(key):
+    """(number, generation) of "obj:N G R"."""
+    num, gen, _ = key[4:].split(" ")
+    return int(num), int(gen)
+
+
+def object_option(num, gen):
+    return "--json-object=%d,%d" % (num, gen)
+
+
+class NeedsBytes(Exception):
+    """A "u:" string: qpdf's JSON kept its text, not its bytes."""
+
+
+def json_name(text):
+    # "/Name" carries the name's bytes as UTF-8; "n:/A#XX" (names that are not UTF-8) as #xx.
+    if text.startswith("n:/"):
+        return name_bytes(text[3:].encode("latin-1"))
+    if not text.startswith("/"):
+        raise SyntaxFault("not a name: %r" % text[:20])
+    return Name(text[1:].encode("utf-8", "surrogatepass"))
+
+
+def json_value(v):
+    """A value of qpdf's JSON v2 as pdf_syntax values."""
+    if v is None or isinstance(v, (bool, int, float)):
+        return v
+    if isinstance(v, list):
+        return [json_value(x) for x in v]
+    if isinstance(v, dict):
+        return {json_name(k): json_value(x) for k, x in v.items()}
+    if v.startswith("b:"):
+        return bytes.fromhex(v[2:])
+    if v.startswith("u:"):
+        raise NeedsBytes()
+    m = REFERENCE.match(v)
+    if m:
+        return Ref((int(m.group(1)), int(m.group(2))))
+    return json_name(v)
+
+
+def shown_object(path, which):
+    """qpdf's own syntax for one object ("N,G" or "trailer"), read back: (value, is_stream)."""
+    out = run("--show-object=" + which, path).stdout
+    stream = out.startswith(b"Object is stream.")
+    if stream:
+        out = out[out.index(b"<<"):]
+    return parse_object(out, 0)[0], stream
+
+
+def check_object_streams(path, lengths):
+    """Rejects an object stream that inflates past the ratio limit; `lengths` maps (num, gen) of
+    each object stream to its /Length as qpdf read it."""
+    if not lengths:
+        return
+    # One run writes the decoded data of the object streams to files (which drops /Length from
+    # the dictionaries, so the encoded lengths come from the run without data).
+    named = [object_option(*o) for o in lengths] if len(lengths) <= MAX_NAMED_OBJECTS else []
     with tempfile.TemporaryDirectory() as data:
         prefix = os.path.join(data, "s")
-        decoded_info = json.loads(run("--json=2", "--json-stream-data=file", "--json-stream-prefix=" + prefix, path).stdout)
-        for key, value in info["qpdf"][1].items():
-            stream = value.get("stream") if isinstance(value, dict) else None
-            if not stream or stream.get("dict", {}).get("/Type") != "/ObjStm":
+        for key, value in json_objects(path, "--json-stream-data=file", "--json-stream-prefix=" + prefix, *named):
+            if not key.startswith("obj:") or object_key(key) not in lengths:
                 continue
-            raw = stream["dict"].get("/Length")
-            datafile = decoded_info["qpdf"][1].get(key, {}).get("stream", {}).get("datafile")
+            datafile = value.get("stream", {}).get("datafile")
             decoded = os.path.getsize(datafile) if datafile and os.path.exists(datafile) else 0
+            raw = lengths[object_key(key)]
             if isinstance(raw, int) and decoded > RATIO_FLOOR and decoded > RATIO * max(raw, 1):
                 reject("limit")
+            if datafile and os.path.exists(datafile):
+                os.remove(datafile)
 
-    version = info["qpdf"][0]["pdfversion"].encode("latin-1")
-    pages = int(run("--show-npages", path).stdout.decode().strip())
+
+def xref_entries(path):
+    """number -> (generation, dump line) from `qpdf --show-xref`."""
     # qpdf keys its table by (number, generation) and keeps an older generation's entry next to
     # a newer one; the SPEC keeps one entry per number, the newest, which is the highest
     # generation whenever a number was reused.
@@ -74,11 +147,189 @@ def main():
             num, gen = int(m.group(1)), int(m.group(2))
             if num not in entries or entries[num][0] < gen:
                 entries[num] = (gen, text)
-    lines = sorted((num, text) for num, (gen, text) in entries.items())
-    out = ["docconform-dump pdf 1", "level 2", "version " + quote_bytes(version), "pages %d" % pages,
-           "objects %d" % len(lines)]
-    out += [text for _, text in lines]
-    sys.stdout.write("\n".join(out) + "\n")
+    return entries
+
+
+class Level3:
+    """What level 3 keeps of each object while qpdf's JSON streams past: its obj line in a
+    temporary file, and the few values the page walk needs."""
+
+    def __init__(self, path, wanted):
+        self.path = path
+        self.wanted = wanted  # (num, gen) of each in-use entry
+        self.numbers = {num for num, _ in wanted}
+        self.lines = tempfile.TemporaryFile()
+        self.at = {}  # (num, gen) -> (offset, size) of the object's text in self.lines
+        self.nodes = {}  # (num, gen) -> the page-tree keys of each dictionary, or an array of references
+        self.streams = {}  # (num, gen) -> (dictionary, /Length) of each stream
+        self.trailer = None
+
+    def add(self, key, value):
+        if key == "trailer":
+            try:
+                self.trailer = json_value(value["value"])
+            except NeedsBytes:
+                self.trailer = shown_object(self.path, "trailer")[0]
+            return
+        objgen = object_key(key)
+        if objgen not in self.wanted:
+            return
+        try:
+            stream = "stream" in value
+            parsed = json_value(value["stream"]["dict"] if stream else value["value"])
+        except NeedsBytes:
+            parsed, stream = shown_object(self.path, "%d,%d" % objgen)
+        if stream:
+            self.streams[objgen] = parsed
+            return
+        if isinstance(parsed, dict):
+            self.nodes[objgen] = {k: parsed[k] for k in PAGE_TREE_KEYS if k in parsed}
+        elif isinstance(parsed, list) and all(isinstance(x, Ref) for x in parsed):
+            self.nodes[objgen] = parsed  # perhaps an indirect /Kids
+        self.keep(objgen, value_text(parsed))
+
+    def keep(self, objgen, text):
+        data = text.encode("ascii")
+        self.at[objgen] = (self.lines.tell(), len(data))
+        self.lines.write(data)
+
+    def text(self, objgen):
+        offset, size = self.at[objgen]
+        self.lines.seek(offset)
+        data = self.lines.read(size).decode("ascii")
+        self.lines.seek(0, os.SEEK_END)
+        return data
+
+    def resolved_text(self, value):
+        """A value with a top-level reference replaced by its object (references inside kept)."""
+        if isinstance(value, Ref):
+            return self.text(value) if value in self.at else "null"
+        return value_text(value)
+
+    def add_stream_data(self):
+        """The streams' obj lines, each with the SHA-256 of its raw data."""
+        if not self.streams:
+            return
+        named = [object_option(*o) for o in self.streams] if len(self.streams) <= MAX_NAMED_OBJECTS else []
+        lengths = {o: d.get(Name(b"Length")) for o, d in self.streams.items()}
+        for key, value in json_objects(self.path, "--json-stream-data=inline", "--decode-level=none", *named):
+            if not key.startswith("obj:") or object_key(key) not in self.streams:
+                continue
+            objgen = object_key(key)
+            data = base64.b64decode(value["stream"].get("data") or "")
+            length = lengths[objgen]
+            self.keep(objgen, "stream %s length %s sha256 %s" % (value_text(self.streams.pop(objgen)),
+                                                                 self.resolved_text(length),
+                                                                 hashlib.sha256(data).hexdigest()))
+        if self.streams:
+            reject("format", "qpdf gave no data for %d streams" % len(self.streams))
+
+    def leaf_pages(self):
+        """[(page objgen, inherited /MediaBox and /Rotate)] in tree order (SPEC rule 8)."""
+        root = self.trailer.get(Name(b"Root")) if isinstance(self.trailer, dict) else None
+        catalog = self.nodes.get(root) if isinstance(root, Ref) else None
+        if catalog is None:
+            reject("format", "no catalog")
+        pages = catalog.get(Name(b"Pages"))
+        if not isinstance(pages, Ref):
+            reject("format", "the catalog's /Pages is not a reference")
+        seen = set()
+        leaves = []
+        stack = [(pages, {})]
+        while stack:
+            ref, inherited = stack.pop()
+            if not isinstance(ref, Ref):
+                reject("format", "a kid that is not a reference")
+            if ref in seen:
+                reject("format", "a page-tree node reached twice")
+            if ref[0] not in self.numbers:
+                reject("format", "a page-tree node the xref does not list")
+            seen.add(ref)
+            node = self.nodes.get(ref)
+            if not isinstance(node, dict):
+                leaves.append((ref, inherited))
+                continue
+            own = dict(inherited)
+            for key in (Name(b"MediaBox"), Name(b"Rotate")):
+                if node.get(key) is not None:
+                    own[key] = node[key]
+            kind = node.get(Name(b"Type"))
+            kids = node.get(Name(b"Kids"))
+            if isinstance(kids, Ref):
+                kids = self.nodes.get(kids)
+            intermediate = kind == Name(b"Pages") if isinstance(kind, Name) else isinstance(kids, list)
+            if not intermediate:
+                leaves.append((ref, own))
+            elif isinstance(kids, list):
+                stack.extend((kid, own) for kid in reversed(kids))
+        return leaves
+
+    def lines_after_level2(self, entries):
+        """(the section, trailer and page lines; an iterator of the obj lines, which reads them
+        back from the temporary file), after every check that may reject the file."""
+        with open(self.path, "rb") as f:
+            listed = sections(f.read())
+        out = ["section %d %s %d" % section for section in listed]
+        out.append("trailer " + ("stream " if listed[0][1] == "stream" else "") + value_text(self.trailer))
+        leaves = self.leaf_pages()
+        for i, (page, own) in enumerate(leaves, 1):
+            out.append("page %d %d %d mediabox %s rotate %s" % (i, page[0], page[1],
+                                                                self.resolved_text(own.get(Name(b"MediaBox"))),
+                                                                self.resolved_text(own.get(Name(b"Rotate")))))
+
+        def objects():
+            for num, (gen, text) in sorted(entries.items()):
+                objgen = (num, gen if " n " in text else 0)
+                yield "obj %d %d %s" % (num, objgen[1], self.text(objgen) if objgen in self.at else "null")
+
+        return out, len(leaves), objects()
+
+
+def main():
+    path = sys.argv[1]
+    level = 3 if sys.argv[2:3] == ["pdf3"] else 2
+    check = run("--check", path)
+    text = (check.stdout + check.stderr).decode("latin-1")
+    if check.returncode == 2:
+        reject("format")
+    if re.search(r"reconstruct|loop detected|can't find PDF header|recover stream length", text):
+        reject("format")
+    if "more than once in the pages tree" in text:
+        reject("format")
+
+    entries = xref_entries(path)
+    wanted = {(num, gen if " n " in line else 0) for num, (gen, line) in entries.items()}
+    keeper = Level3(path, wanted) if level == 3 else None
+    objstm_lengths = {}
+    version = None
+    try:
+        for key, value in json_objects(path, "--json-stream-data=none"):
+            if key == "pdfversion":
+                version = value.encode("latin-1")
+            if not key.startswith("obj:") and key != "trailer":
+                continue  # the rest of qpdf's header
+            stream = value.get("stream")
+            if stream and stream.get("dict", {}).get("/Type") == "/ObjStm":
+                objstm_lengths[object_key(key)] = stream["dict"].get("/Length")
+            if keeper:
+                keeper.add(key, value)
+        check_object_streams(path, objstm_lengths)
+        lines = [text for _, (_, text) in sorted(entries.items())]
+        count = len(lines)
+        objects = []
+        if keeper:
+            keeper.add_stream_data()
+            more, pages, objects = keeper.lines_after_level2(entries)
+            lines += more
+        else:
+            pages = int(run("--show-npages", path).stdout.decode().strip())
+    except (SyntaxFault, SectionFault) as e:
+        reject("format", "%s: %s" % (type(e).__name__, e))
+    # Nothing below rejects: the level-3 obj lines are written as they are read back.
+    head = ["docconform-dump pdf 1", "level %d" % level, "version " + quote_bytes(version), "pages %d" % pages,
+            "objects %d" % count]
+    sys.stdout.writelines(line + "\n" for line in head + lines)
+    sys.stdout.writelines(line + "\n" for line in objects)
     return 0
 
 

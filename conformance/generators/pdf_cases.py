@@ -305,6 +305,20 @@ def leading_garbage():
     return bytes(b.data)
 
 
+def text_strings():
+    """Strings that look like text in each encoding a reader may decode, which the dump keeps as
+    their bytes: UTF-16BE and UTF-16LE with a byte-order mark, PDFDocEncoding, UTF-8 with a
+    mark, a mark with an odd byte count and one with a lone surrogate; in a dictionary, an
+    array, a stream's dictionary and the trailer."""
+    b = Builder()
+    one_page(b)
+    b.obj(4, b"<< /Be <FEFF0041> /Le <FFFE4100> /Doc (A) /U8 <EFBBBF41> /Odd <FEFF00> /Lone <FEFFD800>"
+             b" /List [<FEFF0042> (B) <FEFF00E9>] /Latin (\351) >>")
+    b.stream(5, b"/Title <FEFF0043>", b"BT ET")
+    b.table(range(6), b"<< /Size 6 /Root 1 0 R /Info 4 0 R /Extra 5 0 R /ID [<FEFF0044> <FEFF0044>] >>")
+    return bytes(b.data)
+
+
 def duplicate_key():
     b = Builder()
     one_page(b, b" /Rotate 90 /Rotate 270")
@@ -334,6 +348,7 @@ CASES = {
     "y_update_stream_replace_delete.pdf": with_update(True),
     "y_page_tree_inherited.pdf": nested_pages(),
     "y_subsections_comments_indirect_length.pdf": subsections_and_comments(),
+    "y_text_strings_as_bytes.pdf": text_strings(),
     "n_prev_loop.pdf": prev_loop(),
     "n_startxref_beyond_eof.pdf": set_startxref(classic(), 999999),
     "n_startxref_into_object.pdf": set_startxref(classic(), 40),
