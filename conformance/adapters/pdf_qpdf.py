@@ -22,6 +22,7 @@ Usage: pdf_qpdf.py FILE [pdf|pdf3] -> dump on stdout, exit 0; exit 1 with "error
 rejected.
 """
 import base64
+import codecs
 import hashlib
 import os
 import re
@@ -49,12 +50,26 @@ def run(*args):
     return subprocess.run([QPDF] + list(args), capture_output=True)
 
 
+class ValidUtf8:
+    """qpdf 11.3 writes a name's bytes into its JSON as they are, so a name that is not UTF-8
+    makes the JSON invalid; this reader passes the output on with each such byte replaced by
+    U+FFFD, which json_name then treats as unknown bytes."""
+
+    def __init__(self, raw):
+        self.raw = raw
+        self.decoder = codecs.getincrementaldecoder("utf-8")("replace")
+
+    def read(self, size=-1):
+        data = self.raw.read(size)
+        return self.decoder.decode(data, final=not data).encode("utf-8")
+
+
 def json_objects(path, *options):
     """(key, value) per entry of `qpdf --json=2`'s "qpdf" list, parsed as qpdf writes it out:
     first its header's fields ("pdfversion", ...), then "obj:N G R" per object and "trailer"."""
     proc = subprocess.Popen([QPDF, "--json=2", "--json-key=qpdf"] + list(options) + [path],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    yield from ijson.kvitems(proc.stdout, "qpdf.item", use_float=True)
+    yield from ijson.kvitems(ValidUtf8(proc.stdout), "qpdf.item", use_float=True)
     if proc.wait() not in (0, 3):  # 3: warnings only, which --check has judged
         reject("format", "qpdf --json failed")
 
@@ -70,15 +85,18 @@ def object_option(num, gen):
 
 
 class NeedsBytes(Exception):
-    """A "u:" string: qpdf's JSON kept its text, not its bytes."""
+    """A "u:" string or a name that is not UTF-8: qpdf's JSON kept its text, not its bytes."""
 
 
 def json_name(text):
-    # "/Name" carries the name's bytes as UTF-8; "n:/A#XX" (names that are not UTF-8) as #xx.
+    # "/Name" carries the name's bytes as UTF-8 (qpdf 11.3 writes them even when they are not
+    # UTF-8: ValidUtf8 made those U+FFFD); later versions write "n:/A#XX" for such names.
     if text.startswith("n:/"):
         return name_bytes(text[3:].encode("latin-1"))
     if not text.startswith("/"):
         raise SyntaxFault("not a name: %r" % text[:20])
+    if "\ufffd" in text:
+        raise NeedsBytes()
     return Name(text[1:].encode("utf-8", "surrogatepass"))
 
 

@@ -319,6 +319,16 @@ def text_strings():
     return bytes(b.data)
 
 
+def names_as_bytes():
+    """Names written with #xx: bytes that are not UTF-8 (#E9), UTF-8 (#C3#A9), a space and a
+    number sign, as keys and as values; the dump keeps their bytes."""
+    b = Builder()
+    one_page(b)
+    b.obj(4, b"<< /A#E9B 1 /#C3#A9 2 /Sp#20ace (x) /N#23 /V#E9 /List [/#E9 /#C3#A9] >>")
+    b.table(range(5), b"<< /Size 5 /Root 1 0 R /Info 4 0 R >>")
+    return bytes(b.data)
+
+
 def duplicate_key():
     b = Builder()
     one_page(b, b" /Rotate 90 /Rotate 270")
@@ -349,6 +359,7 @@ CASES = {
     "y_page_tree_inherited.pdf": nested_pages(),
     "y_subsections_comments_indirect_length.pdf": subsections_and_comments(),
     "y_text_strings_as_bytes.pdf": text_strings(),
+    "y_names_as_bytes.pdf": names_as_bytes(),
     "n_prev_loop.pdf": prev_loop(),
     "n_startxref_beyond_eof.pdf": set_startxref(classic(), 999999),
     "n_startxref_into_object.pdf": set_startxref(classic(), 40),
