@@ -28,11 +28,9 @@ import sys
 
 import pikepdf
 from canonical import number_text, quote_bytes, reject
-from pdf_sections import SectionFault, sections
-from pdf_syntax import SyntaxFault, parse_object, value_text
+from pdf_sections import SectionFault, merged_entries, sections
+from pdf_syntax import SyntaxFault, inflates_past_limit, parse_object, value_text
 
-RATIO = 1000
-RATIO_FLOOR = 1 << 20
 RECOVERY = re.compile(r"reconstruct|loop detected|damaged|recover stream length|can't find PDF header")
 
 
@@ -117,7 +115,7 @@ def check_object_streams(pdf):
         if isinstance(obj, pikepdf.Stream) and obj.get("/Type") == pikepdf.Name.ObjStm:
             raw = len(obj.read_raw_bytes())
             decoded = len(obj.read_bytes())
-            if decoded > RATIO_FLOOR and decoded > RATIO * max(raw, 1):
+            if inflates_past_limit(raw, decoded):
                 reject("limit")
 
 
@@ -133,7 +131,7 @@ def main():
         pdf = pikepdf.open(path, inherit_page_attributes=False)
         collect.parts = []
         pdf.show_xref_table()
-        entries = xref_entries("".join(collect.parts))
+        entries = merged_entries("".join(collect.parts))
         leaves = leaf_pages(pdf, entries)
         check_object_streams(pdf)
         lines = [text for _, (_, text) in sorted(entries.items())]
@@ -148,24 +146,6 @@ def main():
            "pages %d" % len(leaves), "objects %d" % count] + lines
     sys.stdout.write("\n".join(out) + "\n")
     return 0
-
-
-def xref_entries(text):
-    """number -> (generation, dump line) from libqpdf's xref listing."""
-    # libqpdf keys its table by (number, generation) and may keep an older generation's entry
-    # beside a newer one; the SPEC keeps one entry per number, the newest (highest generation).
-    entries = {}
-    for row in text.splitlines():
-        m = re.match(r"(\d+)/(\d+): uncompressed; offset = (\d+)$", row)
-        line = "xref %s %s n %s" % m.groups() if m else None
-        if not m:
-            m = re.match(r"(\d+)/(\d+): compressed; stream = (\d+), index = (\d+)$", row)
-            line = "xref %s %s c %s %s" % m.groups() if m else None
-        if m:
-            num, gen = int(m.group(1)), int(m.group(2))
-            if num not in entries or entries[num][0] < gen:
-                entries[num] = (gen, line)
-    return entries
 
 
 if __name__ == "__main__":

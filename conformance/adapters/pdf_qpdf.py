@@ -9,10 +9,11 @@ qpdf is an independent reader; this adapter maps its output onto our canonical d
   level 3: trailer and obj lines from the objects of `qpdf --json=2`, read as they stream out
     (python3-ijson); a stream's digest of its raw data (`--json-stream-data=inline
     --decode-level=none`, which drops /Length, so the dictionaries come from a run without data).
-    qpdf's JSON gives a string that starts with a byte-order mark as decoded text ("u:"), which
-    loses its bytes, so an object holding such a string is taken from `qpdf --show-object`
-    instead: qpdf's own syntax for it, read back by pdf_syntax.py. Section lines from
-    pdf_sections.py, because qpdf keeps only the merged table.
+    qpdf's JSON gives a string that starts with a byte-order mark, or reads as PDFDocEncoding
+    text, as decoded text ("u:"), which loses its bytes, and qpdf 11.3 writes a name that is not
+    UTF-8 as raw bytes; an object holding either is taken from `qpdf --show-object` instead:
+    qpdf's own syntax for it, read back by pdf_syntax.py. Section lines from pdf_sections.py,
+    because qpdf keeps only the merged table.
 Rejection follows the SPEC's policy, which has no implicit recovery:
   * qpdf exits 2 (errors) on `qpdf --check`;
   * qpdf had to reconstruct the cross-reference table or found an xref loop;
@@ -32,12 +33,10 @@ import tempfile
 
 import ijson
 from canonical import quote_bytes, reject
-from pdf_sections import SectionFault, sections
-from pdf_syntax import Name, Ref, SyntaxFault, name_bytes, parse_object, value_text
+from pdf_sections import SectionFault, merged_entries, sections
+from pdf_syntax import Name, Ref, SyntaxFault, inflates_past_limit, name_bytes, parse_object, value_text
 
 QPDF = "/usr/bin/qpdf"
-RATIO = 1000
-RATIO_FLOOR = 1 << 20
 REFERENCE = re.compile(r"([0-9]+) ([0-9]+) R$")
 # Objects named on one command line at most; past this a run lists every object.
 MAX_NAMED_OBJECTS = 10000
@@ -143,29 +142,10 @@ def check_object_streams(path, lengths):
             datafile = value.get("stream", {}).get("datafile")
             decoded = os.path.getsize(datafile) if datafile and os.path.exists(datafile) else 0
             raw = lengths[object_key(key)]
-            if isinstance(raw, int) and decoded > RATIO_FLOOR and decoded > RATIO * max(raw, 1):
+            if isinstance(raw, int) and inflates_past_limit(raw, decoded):
                 reject("limit")
             if datafile and os.path.exists(datafile):
                 os.remove(datafile)
-
-
-def xref_entries(path):
-    """number -> (generation, dump line) from `qpdf --show-xref`."""
-    # qpdf keys its table by (number, generation) and keeps an older generation's entry next to
-    # a newer one; the SPEC keeps one entry per number, the newest, which is the highest
-    # generation whenever a number was reused.
-    entries = {}
-    for line in run("--show-xref", path).stdout.decode().splitlines():
-        m = re.match(r"(\d+)/(\d+): uncompressed; offset = (\d+)$", line)
-        text = "xref %s %s n %s" % m.groups() if m else None
-        if not m:
-            m = re.match(r"(\d+)/(\d+): compressed; stream = (\d+), index = (\d+)$", line)
-            text = "xref %s %s c %s %s" % m.groups() if m else None
-        if m:
-            num, gen = int(m.group(1)), int(m.group(2))
-            if num not in entries or entries[num][0] < gen:
-                entries[num] = (gen, text)
-    return entries
 
 
 class Level3:
@@ -315,7 +295,7 @@ def main():
     if "more than once in the pages tree" in text:
         reject("format")
 
-    entries = xref_entries(path)
+    entries = merged_entries(run("--show-xref", path).stdout.decode())
     wanted = {(num, gen if " n " in line else 0) for num, (gen, line) in entries.items()}
     keeper = Level3(path, wanted) if level == 3 else None
     objstm_lengths = {}

@@ -5,7 +5,7 @@ newest first, following startxref and /Prev.
 For adapters whose library keeps only the merged table (libqpdf: qpdf and pikepdf). It reads the
 section headers, table subsection counts and dictionaries, nothing else: the entries themselves,
 their merging and every object stay the wrapped library's. A loop, or a section it cannot read,
-raises SectionFault."""
+raises SectionFault. Also here: libqpdf's own listing of that merged table, read into dump lines."""
 import re
 
 from pdf_syntax import Name, SyntaxFault, parse_object, skip_space
@@ -64,6 +64,25 @@ def table_at(data, at):
             if not token:
                 raise SectionFault("xref table ends inside a subsection")
             pos = token.end()
+
+
+def merged_entries(listing):
+    """number -> (generation, dump line) from libqpdf's listing of its merged table (`qpdf
+    --show-xref`, pikepdf's `show_xref_table`)."""
+    # libqpdf keys its table by (number, generation) and may keep an older generation's entry
+    # beside a newer one; the SPEC keeps one entry per number, the newest (highest generation).
+    entries = {}
+    for row in listing.splitlines():
+        m = re.match(r"(\d+)/(\d+): uncompressed; offset = (\d+)$", row)
+        line = "xref %s %s n %s" % m.groups() if m else None
+        if not m:
+            m = re.match(r"(\d+)/(\d+): compressed; stream = (\d+), index = (\d+)$", row)
+            line = "xref %s %s c %s %s" % m.groups() if m else None
+        if m:
+            num, gen = int(m.group(1)), int(m.group(2))
+            if num not in entries or entries[num][0] < gen:
+                entries[num] = (gen, line)
+    return entries
 
 
 def sections(data):

@@ -16,6 +16,8 @@ INTEGER = re.compile(rb"[+-]?[0-9]+$")
 REAL = re.compile(rb"[+-]?([0-9]+\.[0-9]*|\.[0-9]+)$")
 ESCAPES = {ord("n"): b"\n", ord("r"): b"\r", ord("t"): b"\t", ord("b"): b"\b", ord("f"): b"\f"}
 MAX_DEPTH = 200  # SPEC rule 9
+INFLATE_RATIO = 1000  # SPEC rule 9: an object stream may inflate to 1000 times its encoded size...
+INFLATE_RATIO_FLOOR = 1 << 20  # ...once it is past 1 MiB
 
 
 class SyntaxFault(ValueError):
@@ -28,6 +30,12 @@ class Name(bytes):
 
 class Ref(tuple):
     pass
+
+
+def inflates_past_limit(encoded, decoded):
+    """Whether an object stream of `encoded` bytes that inflates to `decoded` breaks SPEC rule 9's
+    ratio limit."""
+    return decoded > INFLATE_RATIO_FLOOR and decoded > INFLATE_RATIO * max(encoded, 1)
 
 
 def skip_space(data, pos):
