@@ -152,14 +152,14 @@ class Level3:
     """What level 3 keeps of each object while qpdf's JSON streams past: its obj line in a
     temporary file, and the few values the page walk needs."""
 
-    def __init__(self, path, wanted):
+    def __init__(self, path, in_use):
         self.path = path
-        self.wanted = wanted  # (num, gen) of each in-use entry
-        self.numbers = {num for num, _ in wanted}
+        self.in_use = in_use  # number -> (num, gen) of each in-use entry (gen 0 when compressed)
+        self.wanted = set(in_use.values())
         self.lines = tempfile.TemporaryFile()
         self.at = {}  # (num, gen) -> (offset, size) of the object's text in self.lines
         self.nodes = {}  # (num, gen) -> the page-tree keys of each dictionary, or an array of references
-        self.streams = {}  # (num, gen) -> (dictionary, /Length) of each stream
+        self.streams = {}  # (num, gen) -> the dictionary of each stream, until its data is read
         self.trailer = None
 
     def add(self, key, value):
@@ -240,7 +240,7 @@ class Level3:
                 reject("format", "a kid that is not a reference")
             if ref in seen:
                 reject("format", "a page-tree node reached twice")
-            if ref[0] not in self.numbers:
+            if ref[0] not in self.in_use:
                 reject("format", "a page-tree node the xref does not list")
             seen.add(ref)
             node = self.nodes.get(ref)
@@ -262,7 +262,7 @@ class Level3:
                 stack.extend((kid, own) for kid in reversed(kids))
         return leaves
 
-    def lines_after_level2(self, entries):
+    def lines_after_level2(self):
         """(the section, trailer and page lines; an iterator of the obj lines, which reads them
         back from the temporary file), after every check that may reject the file."""
         with open(self.path, "rb") as f:
@@ -276,8 +276,7 @@ class Level3:
                                                                 self.resolved_text(own.get(Name(b"Rotate")))))
 
         def objects():
-            for num, (gen, text) in sorted(entries.items()):
-                objgen = (num, gen if " n " in text else 0)
+            for num, objgen in sorted(self.in_use.items()):
                 yield "obj %d %d %s" % (num, objgen[1], self.text(objgen) if objgen in self.at else "null")
 
         return out, len(leaves), objects()
@@ -296,8 +295,8 @@ def main():
         reject("format")
 
     entries = merged_entries(run("--show-xref", path).stdout.decode())
-    wanted = {(num, gen if " n " in line else 0) for num, (gen, line) in entries.items()}
-    keeper = Level3(path, wanted) if level == 3 else None
+    in_use = {num: (num, gen if " n " in line else 0) for num, (gen, line) in entries.items()}
+    keeper = Level3(path, in_use) if level == 3 else None
     objstm_lengths = {}
     version = None
     try:
@@ -317,7 +316,7 @@ def main():
         objects = []
         if keeper:
             keeper.add_stream_data()
-            more, pages, objects = keeper.lines_after_level2(entries)
+            more, pages, objects = keeper.lines_after_level2()
             lines += more
         else:
             pages = int(run("--show-npages", path).stdout.decode().strip())
