@@ -79,8 +79,12 @@ def object_key(key):
     return int(num), int(gen)
 
 
-def object_option(num, gen):
-    return "--json-object=%d,%d" % (num, gen)
+def only_objects(objgens):
+    """The options that restrict a `--json` run to these objects (none, i.e. every object, when
+    they are too many for one command line)."""
+    if len(objgens) > MAX_NAMED_OBJECTS:
+        return []
+    return ["--json-object=%d,%d" % objgen for objgen in objgens]
 
 
 class NeedsBytes(Exception):
@@ -133,7 +137,7 @@ def check_object_streams(path, lengths):
         return
     # One run writes the decoded data of the object streams to files (which drops /Length from
     # the dictionaries, so the encoded lengths come from the run without data).
-    named = [object_option(*o) for o in lengths] if len(lengths) <= MAX_NAMED_OBJECTS else []
+    named = only_objects(lengths)
     with tempfile.TemporaryDirectory() as data:
         prefix = os.path.join(data, "s")
         for key, value in json_objects(path, "--json-stream-data=file", "--json-stream-prefix=" + prefix, *named):
@@ -208,7 +212,7 @@ class Level3:
         """The streams' obj lines, each with the SHA-256 of its raw data."""
         if not self.streams:
             return
-        named = [object_option(*o) for o in self.streams] if len(self.streams) <= MAX_NAMED_OBJECTS else []
+        named = only_objects(self.streams)
         lengths = {o: d.get(Name(b"Length")) for o, d in self.streams.items()}
         for key, value in json_objects(self.path, "--json-stream-data=inline", "--decode-level=none", *named):
             if not key.startswith("obj:") or object_key(key) not in self.streams:
