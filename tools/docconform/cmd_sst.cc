@@ -1,4 +1,4 @@
-// BIFF8 SST commands: gen strings, sst write, sst dump, xls write, dump sst, digest sst.
+// BIFF8 SST commands: gen strings, sst write, sst dump, xls write, dump/digest sst, dump/digest sstw.
 #include <iostream>
 #include <memory>
 
@@ -165,6 +165,27 @@ void add_sst_commands(CommandGroups& groups) {
   digest->callback([digest_options] {
     std::cout << sha256_hex(dump_file(digest_options->path, digest_options->limits.limits())) << "\n";
   });
+
+  // sstw: the reference writer judged by the reference reader (conformance/SPEC.md, format sstw).
+  struct WrittenOptions {
+    std::string path;
+    std::string writer = "fast";
+  };
+  for (CLI::App* group : {&groups.dump, &groups.digest}) {
+    const bool wants_digest = group == &groups.digest;
+    auto o = std::make_shared<WrittenOptions>();
+    auto* command = group->add_subcommand(
+        "sstw", wants_digest ? "SHA-256 of the sstw dump of a strings file"
+                             : "The SST of the .xls our writer makes from a strings file, as our reader dumps it");
+    command->add_option("file", o->path, "Strings file (JSON Lines), one cell per line")->required();
+    command->add_option("--writer", o->writer, "SST writer: naive (the oracle) or fast")->capture_default_str();
+    command->callback([o, wants_digest] {
+      XlsOptions options;
+      options.writer = parse_writer_kind(o->writer);
+      const std::string text = written_sst_dump(read_file(o->path), options, o->path);
+      std::cout << (wants_digest ? sha256_hex(text) + "\n" : text);
+    });
+  }
 
   add_bench_sst(groups);
 }

@@ -20,6 +20,8 @@ const std::vector<DumpFormat>& dump_formats() {
        "pdf --level 3"},
       {"sst", {".xls", ".sst"}, [](const std::string& path, const DumpSink& sink) { sink(sst::sst_dump(read_file(path), {}, path)); },
        "sst"},
+      {"sstw", {".jsonl"},
+       [](const std::string& path, const DumpSink& sink) { sink(sst::written_sst_dump(read_file(path), {}, path)); }, "sstw"},
       {"xlsx", {".xlsx", ".xlsm"},
        [](const std::string& path, const DumpSink& sink) { xlsx::write_dump(xlsx::load_workbook_file(path), sink); }, "xlsx"},
   };

@@ -12,7 +12,7 @@ namespace docconform::cli {
 using DumpSink = std::function<void(std::string_view)>;
 
 struct DumpFormat {
-  std::string name;                     // utf8, xlsx, pdf, sst
+  std::string name;                     // utf8, xlsx, pdf, pdf3, sst, sstw
   std::vector<std::string> extensions;  // case file extensions, e.g. ".bin"
   // Writes the dump with default options in pieces to the sink; throws Error (possibly after
   // some pieces, so a caller that keeps the text discards it on error).

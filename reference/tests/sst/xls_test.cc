@@ -114,6 +114,49 @@ TEST(Xls, WorkbookRoundTripsAndSharesEqualStrings) {
   EXPECT_EQ(sst_dump(file), "docconform-dump sst 1\nstrings 4\n\"a\"\n\"b\"\n\"\\u4E00\"\n\"\"\n");
 }
 
+// Many repeats (some equal texts with and without runs, which are different strings): the table
+// lists each distinct string once, in order of first use, and every cell's index finds its own.
+TEST(Xls, EqualStringsShareEntriesInOrderOfFirstUse) {
+  SstTable distinct = generate_strings(3000, Mix::rich, 5);
+  std::size_t plain_twins = 0;
+  for (std::size_t k = 0; k < 3000 && plain_twins < 200; ++k) {
+    if (!distinct[k].runs && !distinct[k].ext_rst) continue;
+    distinct.append({distinct.text(k), std::nullopt, std::nullopt});
+    ++plain_twins;
+  }
+  ASSERT_EQ(plain_twins, 200u);
+  SstTable input;
+  std::vector<std::size_t> source;  // cell -> index in distinct, in the order the cells are laid out
+  for (std::size_t i = 0; i < 20000; ++i) {
+    source.push_back((i * 7919 + i / 3) % (i < 3000 ? i + 1 : distinct.size()));
+    input.append(distinct[source.back()]);
+  }
+  std::vector<std::size_t> first_use;
+  std::vector<std::size_t> entry_of(distinct.size(), SIZE_MAX);
+  for (const std::size_t d : source) {
+    if (entry_of[d] == SIZE_MAX) {
+      entry_of[d] = first_use.size();
+      first_use.push_back(d);
+    }
+  }
+  XlsOptions options;
+  options.rows_per_sheet = 1000;
+  const std::string stream = write_xls_stream(input, options);
+  const SstTable table = read_workbook_stream_sst(stream);
+  ASSERT_EQ(table.size(), first_use.size());
+  for (std::size_t k = 0; k < first_use.size(); ++k) EXPECT_EQ(table[k], distinct[first_use[k]]) << k;
+  std::size_t labels = 0;
+  for (const Record& r : split_records(stream)) {
+    if (r.type != 0x00FD) continue;
+    const std::string data(r.data);
+    const std::size_t row = static_cast<std::uint8_t>(data[0]) | static_cast<std::uint8_t>(data[1]) << 8;
+    const std::size_t col = static_cast<std::uint8_t>(data[2]) | static_cast<std::uint8_t>(data[3]) << 8;
+    EXPECT_EQ(u32_at(data, 6), entry_of[source[col * 1000 + row]]) << "row " << row << " column " << col;
+    ++labels;
+  }
+  EXPECT_EQ(labels, input.size());
+}
+
 TEST(Xls, SheetsFollowBoundsheetOffsets) {
   const auto input = generate_strings(70, Mix::mixed, 2);
   XlsOptions options;

@@ -38,4 +38,9 @@ inline constexpr int sst_dump_version = 1;
 std::string sst_dump(std::string_view bytes, const Limits& limits = {}, const std::string& label = {});
 std::string sst_dump_table(const SstTable& table);
 
+// The dump of format sstw (conformance/SPEC.md): a writer judged by a reader. The strings file's
+// lines become the cells of a workbook written by `write_xls`, and the reference reader dumps
+// that workbook's SST. A strings-file error names `label` and the line.
+std::string written_sst_dump(std::string_view strings_file, const XlsOptions& options = {}, const std::string& label = {});
+
 }  // namespace docconform::sst
