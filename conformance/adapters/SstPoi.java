@@ -8,12 +8,15 @@
 //     a .sst record file: RecordInputStream + new SSTRecord(in), then only one EXTSST may follow.
 //     Exit 0 accepted, 1 rejected ("error: <class>"), 2 unsupported (BIFF2-7, encrypted).
 //   SstPoi write STRINGS OUT.xls
-//     Writes a workbook with HSSFWorkbook, one cell per string in the cell order of
-//     "docconform xls write" (column by column, 65,536 rows per column). STRINGS holds one string
-//     per line as the hex digits of its UTF-16 code units (4 per unit; an empty line is "").
+//     Writes a workbook with HSSFWorkbook, one cell per line of the strings file STRINGS
+//     (conformance/SPEC.md, format sst, "Strings files": a JSON string, or an object whose "s" is
+//     the text) in the cell order of "docconform xls write" (column by column, 65,536 rows per
+//     column). Exit 0 written; 1 ("error: <class>") when the file is malformed or POI refuses a
+//     string.
 import java.io.ByteArrayInputStream;
 import java.io.FileOutputStream;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.List;
@@ -113,33 +116,125 @@ public class SstPoi {
     return 0;
   }
 
-  static String fromHex(String line) {
-    StringBuilder sb = new StringBuilder();
-    for (int i = 0; i + 4 <= line.length(); i += 4) sb.append((char) Integer.parseInt(line.substring(i, i + 4), 16));
-    return sb.toString();
+  static final class Malformed extends Exception {
+    Malformed(String why) { super(why); }
   }
 
-  static void write(String stringsPath, String outPath) throws Exception {
-    List<String> lines = Files.readAllLines(Paths.get(stringsPath));
+  // A strings-file line: pos[0] walks through it.
+  static String cell(String line) throws Malformed {
+    int[] pos = {0};
+    skipSpace(line, pos);
+    String text = null;
+    if (peek(line, pos) == '{') {
+      ++pos[0];
+      skipSpace(line, pos);
+      while (peek(line, pos) != '}') {
+        String key = string(line, pos);
+        skipSpace(line, pos);
+        expect(line, pos, ':');
+        skipSpace(line, pos);
+        if (key.equals("s")) text = string(line, pos);
+        else skipValue(line, pos);
+        skipSpace(line, pos);
+        if (peek(line, pos) == ',') { ++pos[0]; skipSpace(line, pos); }
+      }
+      ++pos[0];
+      if (text == null) throw new Malformed("an object without \"s\"");
+    } else {
+      text = string(line, pos);
+    }
+    skipSpace(line, pos);
+    if (pos[0] != line.length()) throw new Malformed("text after the value at offset " + pos[0]);
+    return text;
+  }
+
+  static char peek(String line, int[] pos) throws Malformed {
+    if (pos[0] >= line.length()) throw new Malformed("the line ends early");
+    return line.charAt(pos[0]);
+  }
+
+  static void expect(String line, int[] pos, char c) throws Malformed {
+    if (peek(line, pos) != c) throw new Malformed("'" + c + "' expected at offset " + pos[0]);
+    ++pos[0];
+  }
+
+  static void skipSpace(String line, int[] pos) {
+    while (pos[0] < line.length() && " \t\r".indexOf(line.charAt(pos[0])) >= 0) ++pos[0];
+  }
+
+  // A JSON string; \\uXXXX escapes give any UTF-16 code unit, lone surrogates included.
+  static String string(String line, int[] pos) throws Malformed {
+    expect(line, pos, '"');
+    StringBuilder out = new StringBuilder();
+    for (char c = peek(line, pos); c != '"'; c = peek(line, pos)) {
+      ++pos[0];
+      if (c != '\\') { out.append(c); continue; }
+      char e = peek(line, pos);
+      ++pos[0];
+      int at = "\"\\/bfnrt".indexOf(e);
+      if (at >= 0) {
+        out.append("\"\\/\b\f\n\r\t".charAt(at));
+      } else if (e == 'u' && pos[0] + 4 <= line.length()) {
+        try {
+          out.append((char) Integer.parseInt(line.substring(pos[0], pos[0] + 4), 16));
+        } catch (NumberFormatException x) {
+          throw new Malformed("a bad \\u escape at offset " + pos[0]);
+        }
+        pos[0] += 4;
+      } else {
+        throw new Malformed("a bad escape at offset " + pos[0]);
+      }
+    }
+    ++pos[0];
+    return out.toString();
+  }
+
+  // The value of another key ("runs", "ext"): strings, numbers and nested arrays, not kept.
+  static void skipValue(String line, int[] pos) throws Malformed {
+    int depth = 0;
+    do {
+      char c = peek(line, pos);
+      if (c == '"') { string(line, pos); continue; }
+      if (c == '[' || c == '{') ++depth;
+      if (c == ']' || c == '}') --depth;
+      if (depth < 0 || (depth == 0 && c == ',')) return;
+      ++pos[0];
+    } while (depth > 0 || (pos[0] < line.length() && ",}".indexOf(line.charAt(pos[0])) < 0));
+  }
+
+  static int write(String stringsPath, String outPath) throws Exception {
+    List<String> lines = Files.readAllLines(Paths.get(stringsPath), StandardCharsets.UTF_8);
     try (HSSFWorkbook wb = new HSSFWorkbook()) {
       HSSFSheet sheet = wb.createSheet("Sheet1");
-      for (int i = 0; i < lines.size(); ++i) {
+      int i = 0;
+      for (int n = 0; n < lines.size(); ++n) {
+        if (lines.get(n).chars().allMatch(c -> c == ' ' || c == '\t' || c == '\r')) continue;  // a blank line
         int row = i % ROWS, col = i / ROWS;
+        ++i;
         HSSFRow r = sheet.getRow(row);
         if (r == null) r = sheet.createRow(row);
-        r.createCell(col).setCellValue(fromHex(lines.get(i)));
+        try {
+          r.createCell(col).setCellValue(cell(lines.get(n)));
+        } catch (Malformed e) {
+          System.err.println(stringsPath + ": line " + (n + 1) + ": " + e.getMessage() + "\nerror: format");
+          return 1;
+        } catch (IllegalArgumentException e) {  // POI's cell limits (32,767 characters)
+          System.err.println(stringsPath + ": line " + (n + 1) + ": " + e.getMessage() + "\nerror: range");
+          return 1;
+        }
       }
       try (FileOutputStream out = new FileOutputStream(outPath)) {
         wb.write(out);
       }
     }
+    return 0;
   }
 
   public static void main(String[] args) throws Exception {
     if (args.length == 2 && args[0].equals("dump")) {
       System.exit(dump(args[1]));
     } else if (args.length == 3 && args[0].equals("write")) {
-      write(args[1], args[2]);
+      System.exit(write(args[1], args[2]));
     } else {
       System.err.println("usage: SstPoi dump FILE | SstPoi write STRINGS OUT.xls");
       System.exit(64);

@@ -1,11 +1,13 @@
 #!/usr/bin/python3
-"""sst adapter and .xls writer built on Apache POI HSSF (Debian's libapache-poi-java jars).
+"""sst and sstw adapter built on Apache POI HSSF (Debian's libapache-poi-java jars).
 
 Compiles SstPoi.java once into build/adapter-cache/ of the repository (keyed by the source's
 SHA-256, so an edit recompiles; parallel first runs are safe: each compiles into its own
-directory and renames it into place), then runs one JVM per call:
-  sst_poi.py FILE                 -> canonical sst dump (exit 0/1/2 as conformance/SPEC.md says)
-  sst_poi.py write STRINGS OUT    -> an .xls written by HSSFWorkbook (see SstPoi.java)
+directory and renames it into place), then runs one JVM per case:
+  sst_poi.py FILE sst                  -> POI reads the table: the canonical sst dump
+  sst_poi.py STRINGS sstw DOCCONFORM   -> HSSFWorkbook writes the cells of a strings file into
+                                          a .xls; our reader dumps its SST (sst_writing.py)
+Exit statuses as conformance/SPEC.md says (0 dump, 1 rejected, 2 unsupported).
 """
 import hashlib
 import os
@@ -13,6 +15,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+
+from sst_writing import judge
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -45,15 +49,21 @@ def compiled_classes():
 
 
 def main():
-    args = sys.argv[1:]
-    command = ["write"] + args[1:] if args[:1] == ["write"] else ["dump"] + args
+    path, fmt = sys.argv[1], sys.argv[2]
     classes = compiled_classes()
     # Small cases: a small heap and the quick-starting compiler only. Large inputs (the speed
-    # table's 2^20-string workbook): room for POI's records and the full JIT, as in production.
-    large = os.path.getsize(command[1]) > LARGE_INPUT
+    # table's 2^20 strings): room for POI's records and the full JIT, as in production.
+    large = os.path.getsize(path) > LARGE_INPUT
     tuning = ["-Xmx8g"] if large else ["-Xmx1g", "-XX:TieredStopAtLevel=1"]
     java = ["java"] + tuning + ["-Xshare:auto", "-cp", classes + ":" + JARS, "SstPoi"]
-    os.execvp("java", java + command)
+    if fmt == "sst":
+        os.execvp("java", java + ["dump", path])
+    with tempfile.TemporaryDirectory(prefix="sstw-poi-") as work:
+        written = os.path.join(work, "written.xls")
+        status = subprocess.run(java + ["write", path, written]).returncode
+        if status != 0:
+            sys.exit(status)
+        judge(sys.argv[3], written)
 
 
 if __name__ == "__main__":

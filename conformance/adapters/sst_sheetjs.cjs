@@ -6,9 +6,6 @@
 // records as a bare BIFF8 globals substream (BOF, the file's records unchanged, EOF) and lets
 // SheetJS read that; SheetJS parses the SST and its CONTINUE records itself.
 // Usage: node sst_sheetjs.cjs FILE -> dump on stdout, exit 0; exit 1 with "error: <class>".
-//        node sst_sheetjs.cjs write STRINGS OUT.xls -> a BIFF8 workbook written by SheetJS (bookSST),
-//        one cell per string down the first column; STRINGS holds one string per line as the hex
-//        digits of its UTF-16 code units (the format SstPoi.java reads, for sst_writers_agree.py).
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -34,17 +31,7 @@ function isWorkbook(data) {
   return cfb || (data.length >= 2 && data[0] === 0x09 && (data[1] & 0xf1) === 0);
 }
 
-function write(stringsPath, outPath) {
-  const rows = fs.readFileSync(stringsPath, "latin1").split("\n");
-  if (rows[rows.length - 1] === "") rows.pop();
-  const cells = rows.map((hex) => [String.fromCharCode(...(hex.match(/.{4}/g) || []).map((unit) => parseInt(unit, 16)))]);
-  const workbook = XLSX.utils.book_new();
-  XLSX.utils.book_append_sheet(workbook, XLSX.utils.aoa_to_sheet(cells), "Sheet1");
-  fs.writeFileSync(outPath, XLSX.write(workbook, { type: "buffer", bookType: "biff8", bookSST: true }));
-}
-
 function main() {
-  if (process.argv[2] === "write") return write(process.argv[3], process.argv[4]);
   const data = fs.readFileSync(process.argv[2]);
   let strings;
   try {
