@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""Writes the generated seeds of the canonical_dump, cfb_container and xml_text_decoding targets
-into corpus/<target>/, each file named by the sha1 of its content, and copies the small real
+"""Writes the generated seeds of the canonical_dump, cfb_container, strings_file and
+xml_text_decoding targets into corpus/<target>/, each file named by the sha1 of its content, and copies the small real
 .xls files corpus/README.md lists for cfb_container. Run from anywhere; existing files are kept.
 
     fuzz/seeds.py [--shared DIR] [TARGET...]
@@ -8,7 +8,6 @@ into corpus/<target>/, each file named by the sha1 of its content, and copies th
 import argparse
 import hashlib
 import pathlib
-import shutil
 import struct
 import sys
 
@@ -62,8 +61,23 @@ def xml_text_decoding():
     return seeds
 
 
+def strings_file():
+    lines = [b'"plain"', b'""', '"caf\\u00e9 \u4e2d \U0001F600"'.encode(), b'"\\uD800 lone \\uDFFF"',
+             b'"\\"quoted\\" \\\\ \\/ \\b\\f\\n\\r\\t"', b'{"s": "rich", "runs": [[0, 1], [2, 3]]}',
+             b'{"s": "phonetic", "ext": "0100080000000000"}', b'{"runs": [], "s": "runs first"}',
+             b'"plain"', b"  \t\r", b'"crlf"\r']
+    return [b"\n".join(lines) + b"\n",
+            b"",                                             # no cells
+            b'"no final newline"',
+            b'"\xc3\x28 ill-formed UTF-8"\n',                 # rejected
+            b'"unterminated\n',                               # rejected
+            b'{"s": "x", "runs": [[70000, 0]]}\n',            # a run index past 16 bits
+            b'"' + b"a" * 9000 + b'"\n"\\u4E2D"\n' + b'""\n' * 3,
+            b'{"s": "odd hex", "ext": "ZZ"}\n']               # rejected
+
+
 GENERATED = {"canonical_dump": canonical_dump, "cfb_container": cfb_container,
-             "xml_text_decoding": xml_text_decoding}
+             "strings_file": strings_file, "xml_text_decoding": xml_text_decoding}
 
 # Small real files (corpus-real/xls, see corpus/README.md): 512-byte sectors with and without a
 # mini stream, files with broken headers, a truncated file, a fuzzer-minimized POI case.
