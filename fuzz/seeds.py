@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Writes the generated seeds of the canonical_dump, cfb_container, strings_file and
-xml_text_decoding targets into corpus/<target>/, each file named by the sha1 of its content, and copies the small real
-.xls files corpus/README.md lists for cfb_container. Run from anywhere; existing files are kept.
+xml_text_decoding targets into corpus/<target>/, each file named by the sha1 of its content, and
+copies the small real .xls files corpus/README.md lists for cfb_container. Run from anywhere;
+existing files are kept.
 
     fuzz/seeds.py [--shared DIR] [TARGET...]
 """

@@ -40,7 +40,6 @@ class Records:
     def __init__(self):
         self.avail = MAX - 8  # cstTotal, cstUnique
         self.fillers = 0
-        self.used = set()
 
     def add(self, text, runs=0):
         width = 2 if any(ord(c) > 0xFF for c in text) else 1
@@ -62,16 +61,16 @@ class Records:
             self.avail -= 4
 
     def filler(self, length):
-        """A string of `length` Latin-1 letters not used before (equal strings share an entry)."""
+        """A string of `length` characters not used before (equal strings share an entry): a
+        counter in letters, padded with dots, so no two fillers are equal."""
         while True:
             self.fillers += 1
             digits, k = "", self.fillers
             while k:
                 digits, k = string.ascii_letters[k % 52] + digits, k // 52
-            if len(digits) <= length and digits.ljust(length, ".") not in self.used:
+            if len(digits) <= length:
                 break
         text = digits.ljust(length, ".")
-        self.used.add(text)
         self.add(text)
         return text
 
@@ -106,7 +105,10 @@ def boundary_cells():
     ]:
         cells += records.fill_to(target)
         cells.append(cell)
-        records.add(cell["s"], len(cell["runs"])) if isinstance(cell, dict) else records.add(cell)
+        if isinstance(cell, dict):
+            records.add(cell["s"], len(cell["runs"]))
+        else:
+            records.add(cell)
     return cells
 
 
