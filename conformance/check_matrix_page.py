@@ -4,8 +4,9 @@ carries the same numbers as the JSON report of the same run.
 
 Usage: check_matrix_page.py PAGE.html REPORT.json [SCREENSHOT.png]
 Checks: the DOM Chromium produced has one matrix cell per result with the same status, the
-summary's ok/failing counts, the speed table's totals and the large-case table's runs (seconds, status,
-multiple of the reference) equal those in the JSON, and
+summary's ok/failing counts, the speed table's totals, the large-case table's runs (seconds, status,
+multiple of the reference) and the large-case phases (seconds, bytes, multiple of the reference)
+equal those in the JSON, and
 the screenshot is a real rendering (not blank). Prints a closing 'N passed, N failed' line.
 """
 import json
@@ -26,7 +27,7 @@ class Page(HTMLParser):
         self.table = None
         self.row = []
         self.cell = None
-        self.rows = {"summary": [], "speed": [], "large": [], "matrix": []}
+        self.rows = {"summary": [], "speed": [], "large": [], "phases": [], "matrix": []}
         self.cell_status = None
 
     def handle_starttag(self, tag, attrs):
@@ -104,6 +105,15 @@ def main():
         shown_times = float(row[4][0]) if row[4][0] != "-" else 0.0
         check([c for c, _ in row[:3]] == [case, impl, status] and abs(float(row[3][0]) - seconds) < 0.0015 and
               abs(shown_times - times) < 0.051, "large-case row %s/%s differs from the JSON" % (case, impl))
+    phases = [(r["case"], r["phase"], r["impl"], r["seconds"], r["bytes"], r["times_reference"])
+              for r in report.get("large_phases", [])]
+    rendered_phases = parsed.rows["phases"][1:]
+    check(len(rendered_phases) == len(phases), "phase rows: page %d, JSON %d" % (len(rendered_phases), len(phases)))
+    for row, (case, phase, impl, seconds, size, times) in zip(rendered_phases, phases):
+        shown_times = float(row[5][0]) if row[5][0] != "-" else 0.0
+        check([c for c, _ in row[:3]] == [case, phase, impl] and abs(float(row[3][0]) - seconds) < 0.00015 and
+              int(row[4][0]) == size and abs(shown_times - times) < 0.051,
+              "phase row %s/%s/%s differs from the JSON" % (case, phase, impl))
     chromium(["--screenshot=" + shot, "--window-size=1400,1000", url])
     size = os.path.getsize(shot) if os.path.exists(shot) else 0
     check(size > 10000, "screenshot %s missing or blank (%d bytes)" % (shot, size))

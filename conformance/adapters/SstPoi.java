@@ -12,7 +12,7 @@
 //     (conformance/SPEC.md, format sst, "Strings files": a JSON string, or an object whose "s" is
 //     the text) in the cell order of "docconform xls write" (column by column, 65,536 rows per
 //     column). Exit 0 written; 1 ("error: <class>") when the file is malformed or POI refuses a
-//     string.
+//     string. With $DOCCONFORM_PHASES set, also times the phase sst_serialize.
 import java.io.ByteArrayInputStream;
 import java.io.FileOutputStream;
 import java.io.InputStream;
@@ -226,8 +226,31 @@ public class SstPoi {
       try (FileOutputStream out = new FileOutputStream(outPath)) {
         wb.write(out);
       }
+      String phaseFile = System.getenv("DOCCONFORM_PHASES");
+      if (phaseFile != null) timeSstSerialization(wb, phaseFile);
     }
     return 0;
+  }
+
+  // Phase sst_serialize (conformance/SPEC.md section 2, "Phase timings"): the workbook's own
+  // SSTRecord serialized into a new array, once untimed and 5 times timed; the median.
+  static void timeSstSerialization(HSSFWorkbook wb, String phaseFile) throws Exception {
+    SSTRecord sst = null;
+    for (Record r : wb.getInternalWorkbook().getRecords()) {
+      if (r instanceof SSTRecord) sst = (SSTRecord) r;
+    }
+    if (sst == null) return;  // a workbook without strings has no table to time
+    int size = sst.getRecordSize();
+    double[] times = new double[5];
+    for (int i = -1; i < times.length; ++i) {
+      long t0 = System.nanoTime();
+      sst.serialize(0, new byte[size]);
+      if (i >= 0) times[i] = (System.nanoTime() - t0) / 1e9;
+    }
+    java.util.Arrays.sort(times);
+    String line = String.format(java.util.Locale.ROOT, "sst_serialize %.9f %d%n", times[times.length / 2], size);
+    Files.write(Paths.get(phaseFile), line.getBytes(StandardCharsets.US_ASCII),
+                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
   }
 
   public static void main(String[] args) throws Exception {

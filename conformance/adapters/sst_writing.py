@@ -1,12 +1,15 @@
 """What the writer adapters of format sstw share (conformance/SPEC.md, format sstw): reading a
 strings file, the cell layout, and judging the written workbook with the reference reader."""
 import json
+import os
 import subprocess
 import sys
+import time
 
 from canonical import reject
 
 ROWS = 65536  # cell i at row i % ROWS, column i // ROWS: the layout of `docconform xls write`
+PHASE_REPEATS = 5
 
 
 def read_cells(path):
@@ -38,3 +41,21 @@ def judge(docconform, workbook):
         why = p.stderr.decode("ascii", "replace").strip().splitlines()[-1:] or ["exit %d" % p.returncode]
         sys.stdout.write("docconform-dump sst 1\nunreadable: %s\n" % why[0].encode("ascii", "replace").decode())
     sys.exit(0)
+
+
+def time_phase(name, run):
+    """Phase timings (conformance/SPEC.md section 2): when the runner names a file in
+    $DOCCONFORM_PHASES, runs run() once untimed and PHASE_REPEATS times timed, and appends
+    `<name> <median seconds> <bytes of one run's result>` to it."""
+    path = os.environ.get("DOCCONFORM_PHASES")
+    if not path:
+        return
+    run()
+    times = []
+    for _ in range(PHASE_REPEATS):
+        start = time.perf_counter()
+        produced = run()
+        times.append(time.perf_counter() - start)
+    times.sort()
+    with open(path, "a") as f:
+        f.write("%s %.9f %d\n" % (name, times[len(times) // 2], len(produced)))

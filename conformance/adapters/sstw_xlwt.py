@@ -2,7 +2,7 @@
 """sstw adapter (conformance/SPEC.md, format sstw): xlwt 1.3 (python3-xlwt) writes the cells of a
 strings file into a .xls, one cell per line, column by column; our reader dumps its SST.
 Usage: sstw_xlwt.py STRINGS DOCCONFORM -> the dump, exit 0; exit 1 "error: <class>" when xlwt
-refuses a string."""
+refuses a string. With $DOCCONFORM_PHASES set, also times the phase sst_serialize."""
 import os
 import sys
 import tempfile
@@ -10,7 +10,7 @@ import tempfile
 import xlwt
 
 from canonical import reject
-from sst_writing import ROWS, judge, read_cells
+from sst_writing import ROWS, judge, read_cells, time_phase
 
 
 def main():
@@ -25,6 +25,8 @@ def main():
             book.save(path)
         except Exception as e:  # xlwt signals what it cannot write with assorted exceptions
             reject("range", "xlwt: %s: %s" % (type(e).__name__, e))
+        # xlwt's table of the workbook (a private member): SST + CONTINUE records, as save() wrote them.
+        time_phase("sst_serialize", book._Workbook__sst.get_biff_record)
         judge(sys.argv[2], path)
 
 

@@ -88,42 +88,45 @@ void write_globals_head(RecordSink& sink) {
 
 }  // namespace
 
-std::string write_xls_stream(const SstTable& cells, const XlsOptions& options) {
+SharedStrings share_strings(const SstTable& cells) {
+  // An open-addressing index of the table's entries by the hash of their text (a node per
+  // string, as std::unordered_map makes, was a fifth of the time of writing 2^20 strings).
+  SharedStrings shared{SstTable(cells.limits()), std::vector<std::uint32_t>(cells.size())};
+  SstTable& table = shared.table;
+  table.reserve(cells.size(), cells.texts().size());
+  table.set_total_refs(cells.size());
+  struct Slot {
+    std::uint32_t hash = 0;
+    std::uint32_t entry = 0;  // table index + 1; 0 = free
+  };
+  std::size_t capacity = 16;
+  while (capacity < 2 * cells.size()) capacity *= 2;
+  std::vector<Slot> slots(capacity);
+  const std::size_t mask = capacity - 1;
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    const SstStringView cell = cells[i];
+    const auto hash = static_cast<std::uint32_t>(std::hash<std::u16string_view>()(cell.text));
+    std::size_t at = hash & mask;
+    while (slots[at].entry != 0 && !(slots[at].hash == hash && table[slots[at].entry - 1] == cell)) at = (at + 1) & mask;
+    if (slots[at].entry == 0) {
+      table.append(cell);
+      slots[at] = {hash, static_cast<std::uint32_t>(table.size())};
+    }
+    shared.isst[i] = slots[at].entry - 1;
+  }
+  return shared;
+}
+
+std::string write_xls_stream(const SharedStrings& strings, const XlsOptions& options) {
   const std::size_t rows_per_sheet = options.rows_per_sheet;
   if (rows_per_sheet == 0 || rows_per_sheet > xls_rows_per_sheet || options.columns_per_sheet == 0 ||
       options.columns_per_sheet > xls_columns_per_sheet) {
     throw Error(ErrorKind::usage, {}, "rows per sheet must be 1..65536, columns 1..256");
   }
   const std::size_t cells_per_sheet = rows_per_sheet * options.columns_per_sheet;
-  // Equal strings share an SST entry: an open-addressing index of the table's entries by the
-  // hash of their text (a node per string, as std::unordered_map makes, was a fifth of the time
-  // of writing 2^20 strings).
-  SstTable table(cells.limits());
-  table.reserve(cells.size(), cells.texts().size());
-  table.set_total_refs(cells.size());
-  std::vector<std::uint32_t> isst(cells.size());
-  {
-    struct Slot {
-      std::uint32_t hash = 0;
-      std::uint32_t entry = 0;  // table index + 1; 0 = free
-    };
-    std::size_t capacity = 16;
-    while (capacity < 2 * cells.size()) capacity *= 2;
-    std::vector<Slot> slots(capacity);
-    const std::size_t mask = capacity - 1;
-    for (std::size_t i = 0; i < cells.size(); ++i) {
-      const SstStringView cell = cells[i];
-      const auto hash = static_cast<std::uint32_t>(std::hash<std::u16string_view>()(cell.text));
-      std::size_t at = hash & mask;
-      while (slots[at].entry != 0 && !(slots[at].hash == hash && table[slots[at].entry - 1] == cell)) at = (at + 1) & mask;
-      if (slots[at].entry == 0) {
-        table.append(cell);
-        slots[at] = {hash, static_cast<std::uint32_t>(table.size())};
-      }
-      isst[i] = slots[at].entry - 1;
-    }
-  }
-  const std::size_t sheets = std::max<std::size_t>(1, (cells.size() + cells_per_sheet - 1) / cells_per_sheet);
+  const std::vector<std::uint32_t>& isst = strings.isst;
+  const std::size_t cell_count = isst.size();
+  const std::size_t sheets = std::max<std::size_t>(1, (cell_count + cells_per_sheet - 1) / cells_per_sheet);
   if (sheets > 0xFFFF) throw Error(ErrorKind::usage, {}, "too many sheets");
 
   MemorySink sink;
@@ -133,14 +136,14 @@ std::string write_xls_stream(const SstTable& cells, const XlsOptions& options) {
     boundsheet_at.push_back(static_cast<std::size_t>(sink.position()) + 4);
     put_record(sink, record_boundsheet, Data().u32(0).u8(0).u8(0).short_string("Sheet" + std::to_string(s + 1)).bytes());
   }
-  write_sst(options.writer, table, sink, static_cast<std::uint32_t>(sink.position()));
+  write_sst(options.writer, strings.table, sink, static_cast<std::uint32_t>(sink.position()));
   put_record(sink, record_eof, {});
 
   std::vector<std::uint32_t> sheet_at;
   for (std::size_t s = 0; s < sheets; ++s) {
     sheet_at.push_back(static_cast<std::uint32_t>(sink.position()));
     const std::size_t first = s * cells_per_sheet;
-    const std::size_t count = std::min(cells.size() - std::min(cells.size(), first), cells_per_sheet);
+    const std::size_t count = std::min(cell_count - std::min(cell_count, first), cells_per_sheet);
     const std::size_t rows = std::min(count, rows_per_sheet);
     const std::size_t columns = (count + rows_per_sheet - 1) / rows_per_sheet;
     put_record(sink, record_bof, bof(0x0010));
@@ -175,8 +178,8 @@ std::string write_xls_stream(const SstTable& cells, const XlsOptions& options) {
   return stream;
 }
 
-std::string write_xls(const SstTable& cells, const XlsOptions& options) {
-  return write_cfb(write_xls_stream(cells, options));
+std::string write_xls(const SharedStrings& strings, const XlsOptions& options) {
+  return write_cfb(write_xls_stream(strings, options));
 }
 
 SstTable read_xls_sst(std::string_view file, const Limits& limits, const std::string& label) {
@@ -256,8 +259,12 @@ std::string sst_dump(std::string_view bytes, const Limits& limits, const std::st
   return sst_dump_table(read_sst_file(bytes, options).table);
 }
 
-std::string written_sst_dump(std::string_view strings_file, const XlsOptions& options, const std::string& label) {
-  return sst_dump(write_xls(parse_strings_jsonl(strings_file, label), options), {}, label);
+std::string written_sst_dump(std::string_view strings_file, const XlsOptions& options, const std::string& label,
+                             const std::function<void(const SstTable& sst)>& written) {
+  const SharedStrings strings = share_strings(parse_strings_jsonl(strings_file, label));
+  std::string dump = sst_dump(write_xls(strings, options), {}, label);
+  if (written) written(strings.table);
+  return dump;
 }
 
 }  // namespace docconform::sst

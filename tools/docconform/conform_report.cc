@@ -97,6 +97,32 @@ std::vector<LargeRun> large_runs(const RunReport& report) {
   return runs;
 }
 
+// A phase one implementation timed on a large case (conformance/SPEC.md section 2), with its
+// time as a multiple of the in-process reference's same phase (0 when the reference has none).
+struct PhaseRun {
+  const Result* result = nullptr;
+  const PhaseTime* phase = nullptr;
+  double times_reference = 0;
+};
+
+std::vector<PhaseRun> large_phase_runs(const RunReport& report) {
+  std::map<std::pair<const CaseFile*, std::string>, double> reference;
+  for (const auto& r : report.results) {
+    if (!r.case_file->large || r.impl != "reference") continue;
+    for (const auto& phase : r.phases) reference[{r.case_file, phase.name}] = phase.seconds;
+  }
+  std::vector<PhaseRun> runs;
+  for (const auto& r : report.results) {
+    if (!r.case_file->large) continue;
+    for (const auto& phase : r.phases) {
+      const auto ref = reference.find({r.case_file, phase.name});
+      const bool comparable = ref != reference.end() && ref->second > 0;
+      runs.push_back({&r, &phase, comparable ? phase.seconds / ref->second : 0});
+    }
+  }
+  return runs;
+}
+
 std::string times_text(double times_reference) { return times_reference > 0 ? fixed(times_reference, 1) : "-"; }
 
 std::map<std::string, std::map<std::string, std::size_t>> status_counts(const RunReport& report) {
@@ -237,7 +263,14 @@ std::string bar_svg(const std::vector<Bar>& bars, const std::string& id) {
   return svg;
 }
 
+nlohmann::ordered_json phases_json(const PhaseLog& phases) {
+  auto j = nlohmann::ordered_json::array();
+  for (const auto& phase : phases) j.push_back({{"phase", phase.name}, {"seconds", phase.seconds}, {"bytes", phase.bytes}});
+  return j;
+}
+
 }  // namespace
+
 
 void print_summary(const RunReport& report, const std::string& root) {
   for (const auto& [impl, missing] : report.skipped) {
@@ -287,7 +320,8 @@ std::string report_json(const RunReport& report) {
                             {"expected", r.expected},
                             {"seconds", r.seconds},
                             {"digest", r.digest},
-                            {"detail", r.detail}});
+                            {"detail", r.detail},
+                            {"phases", phases_json(r.phases)}});
   }
   for (const auto& [impl, counts] : status_counts(report)) j["summary"][impl] = counts;
   for (const auto& [impl, per_format] : speed_table(report)) {
@@ -303,6 +337,15 @@ std::string report_json(const RunReport& report) {
                           {"status", to_string(r.status)},
                           {"seconds", r.seconds},
                           {"times_reference", run.times_reference}});
+  }
+  j["large_phases"] = nlohmann::json::array();
+  for (const auto& run : large_phase_runs(report)) {
+    j["large_phases"].push_back({{"case", case_key(*run.result->case_file)},
+                                 {"phase", run.phase->name},
+                                 {"impl", run.result->impl},
+                                 {"seconds", run.phase->seconds},
+                                 {"bytes", run.phase->bytes},
+                                 {"times_reference", run.times_reference}});
   }
   return j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
@@ -363,6 +406,16 @@ std::string report_markdown(const RunReport& report) {
             " | " + times_text(run.times_reference) + " |\n";
     }
   }
+  const auto phases = large_phase_runs(report);
+  if (!phases.empty()) {
+    md += "\n## Phases on large cases (timed inside each implementation, median of " + std::to_string(phase_repeats) +
+          " runs after one untimed; x reference = seconds / the in-process reference's)\n\n"
+          "| case | phase | implementation | seconds | bytes | x reference |\n|---|---|---|---:|---:|---:|\n";
+    for (const auto& run : phases) {
+      md += "| " + case_key(*run.result->case_file) + " | " + run.phase->name + " | " + run.result->impl + " | " +
+            fixed(run.phase->seconds, 4) + " | " + std::to_string(run.phase->bytes) + " | " + times_text(run.times_reference) + " |\n";
+    }
+  }
   md += "\n## Matrix\n\n| case |";
   for (const auto& impl : report.impls) md += " " + impl.name + " |";
   md += "\n|---|";
@@ -417,6 +470,20 @@ std::string report_html(const RunReport& report) {
               times_text(run.times_reference) + "</td></tr>\n";
     }
     html += "</table>\n" + bar_svg(large_bars(report), "large-chart");
+  }
+  const auto phases = large_phase_runs(report);
+  if (!phases.empty()) {
+    html += "<h2>Phases on large cases</h2>\n<p>Timed inside each implementation, median of " + std::to_string(phase_repeats) +
+            " runs after one untimed; x reference = seconds / the in-process reference's.</p>\n"
+            "<table id=\"phases\"><tr><th>case</th><th>phase</th><th>implementation</th><th>seconds</th><th>bytes</th>"
+            "<th>x reference</th></tr>\n";
+    for (const auto& run : phases) {
+      html += "<tr><td>" + xml_escape(case_key(*run.result->case_file)) + "</td><td>" + run.phase->name + "</td><td>" +
+              xml_escape(run.result->impl) + "</td><td class=\"num\">" + fixed(run.phase->seconds, 4) +
+              "</td><td class=\"num\">" + std::to_string(run.phase->bytes) + "</td><td class=\"num\">" +
+              times_text(run.times_reference) + "</td></tr>\n";
+    }
+    html += "</table>\n";
   }
   html += "<h2>Matrix</h2>\n<table id=\"matrix\"><tr><th>case</th>";
   for (const auto& impl : report.impls) html += "<th>" + xml_escape(impl.name) + "</th>";

@@ -56,6 +56,52 @@ bool meets_expectation(const Result& r, const Adapter& impl, const std::map<std:
   return r.status == Status::pass || r.status == Status::rejected_as_expected;
 }
 
+// The last line of an adapter's stderr: where the protocol puts `error: <class>`.
+std::string last_line(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  return text.substr(text.rfind('\n') + 1);
+}
+
+// The phases of an accepted case, from a second run (conformance/SPEC.md section 2, "Phase
+// timings"): the first run's time stays free of the repeated phase runs. A second run that
+// fails, gives another dump or writes a malformed phase file makes the result a crash.
+void time_phases(Result& r, const CaseFile& c, const Adapter& impl, const RunOptions& options, const ProcessLimits& limits) {
+  std::string digest;
+  std::string failure;
+  if (impl.in_process()) {
+    try {
+      digest = dump_in_process(*find_dump_format(c.format), c.path, false, &r.phases).digest;
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+  } else {
+    static std::atomic<unsigned> serial{0};
+    const std::string file = (fs::temp_directory_path() / ("docconform-phases-" + std::to_string(::getpid()) + "-" +
+                                                           std::to_string(serial.fetch_add(1)))).string();
+    fs::remove(file);
+    const ProcessResult p = run_process(adapter_argv(impl, c.format, c.path, options.root, options.docconform_binary), limits,
+                                        {std::string(phase_file_variable) + "=" + file});
+    if (p.end != ProcessResult::End::exited || p.exit_code != 0) {
+      failure = p.end == ProcessResult::End::exited ? "exit " + std::to_string(p.exit_code) + ": " + last_line(p.err)
+                                                     : "did not exit normally: " + last_line(p.err);
+    } else {
+      digest = "sha256:" + sha256_hex(p.out);
+      try {
+        if (fs::exists(file)) r.phases = read_phase_file(file);
+      } catch (const Error& e) {
+        failure = e.what();
+      }
+    }
+    fs::remove(file);
+  }
+  if (failure.empty() && digest != r.digest) failure = "a different dump (" + digest + ")";
+  if (!failure.empty()) {
+    r.status = Status::crash;
+    r.detail = "phase run: " + failure;
+    r.phases.clear();
+  }
+}
+
 Result run_one(const CaseFile& c, const Adapter& impl, const RunOptions& options, const ProcessLimits& limits) {
   Result r;
   r.case_file = &c;
@@ -82,9 +128,7 @@ Result run_one(const CaseFile& c, const Adapter& impl, const RunOptions& options
   } else {
     const ProcessResult p = run_process(adapter_argv(impl, c.format, c.path, options.root, options.docconform_binary), limits);
     r.seconds = p.seconds;
-    std::string last_err = p.err;
-    while (!last_err.empty() && (last_err.back() == '\n' || last_err.back() == '\r')) last_err.pop_back();
-    last_err.erase(0, last_err.rfind('\n') + 1);
+    const std::string last_err = last_line(p.err);
     switch (p.end) {
       case ProcessResult::End::timed_out:
         r.status = Status::timeout;
@@ -121,6 +165,7 @@ Result run_one(const CaseFile& c, const Adapter& impl, const RunOptions& options
   if (r.status == Status::wrong_result) {
     r.dump = impl.in_process() ? dump_in_process(*find_dump_format(c.format), c.path, true).dump : std::move(dump);
   }
+  if (!rejected && find_dump_format(c.format)->timed_phases) time_phases(r, c, impl, options, limits);
   return r;
 }
 
@@ -164,14 +209,17 @@ bool RunReport::gate_failed() const {
   return std::any_of(results.begin(), results.end(), [](const Result& r) { return !r.expected; });
 }
 
-InProcessOutcome dump_in_process(const DumpFormat& format, const std::string& path, bool keep_dump) {
+InProcessOutcome dump_in_process(const DumpFormat& format, const std::string& path, bool keep_dump, PhaseLog* phases) {
   InProcessOutcome outcome;
   try {
     Sha256 hash;
-    format.write(path, [&](std::string_view piece) {
-      hash.update(piece);
-      if (keep_dump) outcome.dump += piece;
-    });
+    format.write(
+        path,
+        [&](std::string_view piece) {
+          hash.update(piece);
+          if (keep_dump) outcome.dump += piece;
+        },
+        phases);
     outcome.digest = "sha256:" + hash.final_hex();
   } catch (const Error& e) {
     if (e.kind() == ErrorKind::io || e.kind() == ErrorKind::usage) throw;

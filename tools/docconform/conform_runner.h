@@ -48,6 +48,7 @@ struct Result {
   std::string detail;  // error line, exit status
   std::string dump;    // kept only for wrong_result, to show the diff against the golden dump
   bool expected = true;  // for gated implementations: the status is the one recorded for it
+  PhaseLog phases;       // from a second run, when the format defines phases and the case was accepted
 };
 
 struct RunOptions {
@@ -81,7 +82,8 @@ struct InProcessOutcome {
   std::string dump;
   std::string error;
 };
-InProcessOutcome dump_in_process(const DumpFormat& format, const std::string& path, bool keep_dump);
+InProcessOutcome dump_in_process(const DumpFormat& format, const std::string& path, bool keep_dump,
+                                 PhaseLog* phases = nullptr);
 
 // Whether a case is among the formats (empty = all) and matches the glob on "<format>/<case>".
 bool case_selected(const std::vector<std::string>& formats, const std::string& case_glob, const std::string& format,

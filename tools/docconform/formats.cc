@@ -12,18 +12,21 @@ namespace docconform::cli {
 const std::vector<DumpFormat>& dump_formats() {
   static const std::vector<DumpFormat> formats = {
       {"utf8", {".bin"},
-       [](const std::string& path, const DumpSink& sink) { sink(utf8_dump(read_file(path, Utf8DumpLimits{}.max_input_bytes))); },
+       [](const std::string& path, const DumpSink& sink, PhaseLog*) { sink(utf8_dump(read_file(path, Utf8DumpLimits{}.max_input_bytes))); },
        "utf8"},
-      {"pdf", {".pdf"}, [](const std::string& path, const DumpSink& sink) { pdf::write_pdf_dump_file(path, {}, 2, {}, sink); },
+      {"pdf", {".pdf"}, [](const std::string& path, const DumpSink& sink, PhaseLog*) { pdf::write_pdf_dump_file(path, {}, 2, {}, sink); },
        "pdf"},
-      {"pdf3", {".pdf"}, [](const std::string& path, const DumpSink& sink) { pdf::write_pdf_dump_file(path, {}, 3, {}, sink); },
+      {"pdf3", {".pdf"}, [](const std::string& path, const DumpSink& sink, PhaseLog*) { pdf::write_pdf_dump_file(path, {}, 3, {}, sink); },
        "pdf --level 3"},
-      {"sst", {".xls", ".sst"}, [](const std::string& path, const DumpSink& sink) { sink(sst::sst_dump(read_file(path), {}, path)); },
+      {"sst", {".xls", ".sst"}, [](const std::string& path, const DumpSink& sink, PhaseLog*) { sink(sst::sst_dump(read_file(path), {}, path)); },
        "sst"},
       {"sstw", {".jsonl"},
-       [](const std::string& path, const DumpSink& sink) { sink(sst::written_sst_dump(read_file(path), {}, path)); }, "sstw"},
+       [](const std::string& path, const DumpSink& sink, PhaseLog* phases) {
+         sink(written_sst_dump_timed(path, sst::WriterKind::fast, phases));
+       },
+       "sstw", true},
       {"xlsx", {".xlsx", ".xlsm"},
-       [](const std::string& path, const DumpSink& sink) { xlsx::write_dump(xlsx::load_workbook_file(path), sink); }, "xlsx"},
+       [](const std::string& path, const DumpSink& sink, PhaseLog*) { xlsx::write_dump(xlsx::load_workbook_file(path), sink); }, "xlsx"},
   };
   return formats;
 }
@@ -37,7 +40,7 @@ const DumpFormat* find_dump_format(const std::string& name) {
 
 std::string dump_text(const DumpFormat& format, const std::string& path) {
   std::string dump;
-  format.write(path, [&](std::string_view piece) { dump += piece; });
+  format.write(path, [&](std::string_view piece) { dump += piece; }, nullptr);
   return dump;
 }
 

@@ -7,7 +7,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <string_view>
 #include <chrono>
 
 namespace docconform::cli {
@@ -24,11 +26,23 @@ void close_pipe(int fds[2]) {
 
 }  // namespace
 
-ProcessResult run_process(const std::vector<std::string>& argv, const ProcessLimits& limits) {
+ProcessResult run_process(const std::vector<std::string>& argv, const ProcessLimits& limits,
+                          const std::vector<std::string>& environment) {
   ProcessResult result;
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
+  // Built before fork: the child may only make async-signal-safe calls.
+  std::vector<char*> env;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string_view entry(*e);
+    const bool replaced = std::any_of(environment.begin(), environment.end(), [&](const std::string& ours) {
+      return entry.substr(0, entry.find('=') + 1) == std::string_view(ours).substr(0, ours.find('=') + 1);
+    });
+    if (!replaced) env.push_back(*e);
+  }
+  for (const auto& e : environment) env.push_back(const_cast<char*>(e.c_str()));
+  env.push_back(nullptr);
 
   int out_pipe[2] = {-1, -1};
   int err_pipe[2] = {-1, -1};
@@ -52,7 +66,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessLim
     if (devnull >= 0) dup2(devnull, 0);
     dup2(out_pipe[1], 1);
     dup2(err_pipe[1], 2);
-    execvp(args[0], args.data());
+    execvpe(args[0], args.data(), env.data());
     _exit(127);
   }
   close(out_pipe[1]);

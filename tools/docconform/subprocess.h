@@ -24,6 +24,9 @@ struct ProcessResult {
   std::string err;  // last 64 KiB of stderr
 };
 
-ProcessResult run_process(const std::vector<std::string>& argv, const ProcessLimits& limits);
+// environment: "NAME=value" entries given to the child on top of this process's environment
+// (replacing a variable of the same name).
+ProcessResult run_process(const std::vector<std::string>& argv, const ProcessLimits& limits,
+                          const std::vector<std::string>& environment = {});
 
 }  // namespace docconform::cli

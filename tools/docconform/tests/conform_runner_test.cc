@@ -10,6 +10,9 @@
 #include "conform_report.h"
 #include "docconform/error.h"
 #include "docconform/sha256.h"
+#include "docconform/sst/strings_file.h"
+#include "docconform/sst/xls.h"
+#include "phases.h"
 
 namespace docconform::cli {
 namespace {
@@ -189,6 +192,124 @@ TEST_F(ConformRunner, FailingRecipeIsAnErrorNamingTheCaseAndLeavesNoFile) {
     EXPECT_NE(std::string(e.what()).find("no such recipe"), std::string::npos) << e.what();
   }
   EXPECT_FALSE(fs::exists(root_ / "large" / "y_large_text.bin"));
+}
+
+// Phase timings (conformance/SPEC.md section 2): an sstw case, adapters that report phases well
+// and badly, and a large sstw case whose phases are compared with the reference's.
+class ConformPhases : public ConformRunner {
+ protected:
+  void SetUp() override {
+    ConformRunner::SetUp();
+    const std::string dump = sst::written_sst_dump("\"a\"\n\"b\"\n");
+    write(root_ / "conformance/cases/sstw/y_two.jsonl", "\"a\"\n\"b\"\n");
+    write(root_ / "golden/sstw.sha256", "y_two.jsonl  sha256:" + sha256_of(dump) + "\n");
+    write(root_ / "two.dump", dump);
+    // Each run logs whether it was asked for phases.
+    const std::string log = "echo \"${DOCCONFORM_PHASES:-none}\" >> " + (root_ / "runs.log").string() + "\n";
+    write(root_ / "timer.sh", log + "cat " + (root_ / "two.dump").string() +
+                                  "\n[ -n \"$DOCCONFORM_PHASES\" ] && echo 'sst_serialize 0.002 40' >> \"$DOCCONFORM_PHASES\"\nexit 0\n");
+    write(root_ / "garbler.sh", "cat " + (root_ / "two.dump").string() +
+                                    "\n[ -n \"$DOCCONFORM_PHASES\" ] && echo 'sst_serialize fast 40' >> \"$DOCCONFORM_PHASES\"\nexit 0\n");
+    write(root_ / "flipper.sh", "cat " + (root_ / "two.dump").string() + "\n[ -n \"$DOCCONFORM_PHASES\" ] && echo extra\nexit 0\n");
+    write(root_ / "conformance/adapters/ADAPTERS.tsv",
+          "reference\t*\treference\tgate\t-\tin-process\n"
+          "timer\tsstw\tthird-party\tnogate\t-\t/bin/sh {root}/timer.sh {input}\n"
+          "garbler\tsstw\tthird-party\tnogate\t-\t/bin/sh {root}/garbler.sh {input}\n"
+          "flipper\tsstw\tthird-party\tnogate\t-\t/bin/sh {root}/flipper.sh {input}\n"
+          "always-a\tutf8\tthird-party\tnogate\t-\t/bin/sh {root}/always-a.sh {input}\n");
+  }
+
+  static const Result& result_of(const RunReport& report, const std::string& impl, const std::string& name) {
+    const auto it = std::find_if(report.results.begin(), report.results.end(),
+                                 [&](const Result& r) { return r.impl == impl && r.case_file->name == name; });
+    if (it == report.results.end()) throw std::runtime_error("no result for " + impl + " on " + name);
+    return *it;
+  }
+};
+
+TEST_F(ConformPhases, ComeFromASecondRunOfAnAcceptedCase) {
+  RunOptions o = options({"reference", "timer", "always-a"});
+  o.formats = {"sstw", "utf8"};
+  const RunReport report = run_conformance(o);
+  const Result& reference = result_of(report, "reference", "y_two.jsonl");
+  EXPECT_EQ(reference.status, Status::pass);
+  ASSERT_EQ(reference.phases.size(), 1u);
+  EXPECT_EQ(reference.phases[0].name, "sst_serialize");
+  EXPECT_EQ(reference.phases[0].bytes, sst::sst_bytes(sst::share_strings(sst::parse_strings_jsonl("\"a\"\n\"b\"\n")).table).size());
+  const Result& timer = result_of(report, "timer", "y_two.jsonl");
+  EXPECT_EQ(timer.status, Status::pass);
+  ASSERT_EQ(timer.phases.size(), 1u);
+  EXPECT_DOUBLE_EQ(timer.phases[0].seconds, 0.002);
+  EXPECT_EQ(timer.phases[0].bytes, 40u);
+  // The timed run is the first, without the phase file; the second has one, removed after.
+  std::ifstream log(root_ / "runs.log");
+  std::string first, second;
+  std::getline(log, first);
+  std::getline(log, second);
+  EXPECT_EQ(first, "none");
+  EXPECT_NE(second.find("docconform-phases-"), std::string::npos);
+  EXPECT_FALSE(fs::exists(second));
+  // Formats without phases are run once.
+  EXPECT_TRUE(result_of(report, "always-a", "y_a.bin").phases.empty());
+  EXPECT_NE(report_json(report).find("\"phase\": \"sst_serialize\""), std::string::npos);
+}
+
+TEST_F(ConformPhases, MalformedPhaseFileOrAnotherDumpIsACrash) {
+  RunOptions o = options({"garbler", "flipper"});
+  o.formats = {"sstw"};
+  const RunReport report = run_conformance(o);
+  const Result& garbler = result_of(report, "garbler", "y_two.jsonl");
+  EXPECT_EQ(garbler.status, Status::crash);
+  EXPECT_NE(garbler.detail.find("phase run: "), std::string::npos) << garbler.detail;
+  EXPECT_NE(garbler.detail.find("line 1"), std::string::npos) << garbler.detail;
+  const Result& flipper = result_of(report, "flipper", "y_two.jsonl");
+  EXPECT_EQ(flipper.status, Status::crash);
+  EXPECT_NE(flipper.detail.find("a different dump"), std::string::npos) << flipper.detail;
+}
+
+TEST_F(ConformPhases, LargeCaseTableComparesEachPhaseWithTheReferences) {
+  RunOptions o = options({"reference", "timer"});
+  o.formats = {"sstw"};
+  write(root_ / "generator.sh", "printf '\"a\"\\n' > \"$2\"\n");
+  fs::permissions(root_ / "generator.sh", fs::perms::owner_all);
+  write(root_ / "conformance/large/CASES.tsv",
+        "sstw\ty_large_a.jsonl\tsha256:" + sha256_of(sst::written_sst_dump("\"a\"\n")) + "\tone {out}\tone string\ttest\n");
+  o.large = true;
+  o.large_dir = (root_ / "large").string();
+  o.docconform_binary = (root_ / "generator.sh").string();
+  const RunReport report = run_conformance(o);
+  const Result& reference = result_of(report, "reference", "y_large_a.jsonl");
+  ASSERT_EQ(reference.phases.size(), 1u);
+  const std::string json = report_json(report);
+  const auto at = json.find("\"large_phases\"");
+  ASSERT_NE(at, std::string::npos);
+  EXPECT_NE(json.find("\"impl\": \"timer\"", at), std::string::npos);
+  const std::string md = report_markdown(report);
+  EXPECT_NE(md.find("| sstw/y_large_a.jsonl | sst_serialize | timer | 0.0020 | 40 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| sstw/y_large_a.jsonl | sst_serialize | reference |"), std::string::npos) << md;
+  EXPECT_NE(report_html(report).find("<table id=\"phases\">"), std::string::npos);
+}
+
+TEST(PhaseFile, ReadsWhatIsAppendedAndNamesABadLine) {
+  const std::string path = (fs::temp_directory_path() / ("docconform-phase-file-" + std::to_string(::getpid()))).string();
+  fs::remove(path);
+  append_phase_file(path, {{"sst_serialize", 0.25, 1000}});
+  append_phase_file(path, {{"inflate", 1.5, 7}});
+  const PhaseLog phases = read_phase_file(path);
+  ASSERT_EQ(phases.size(), 2u);
+  EXPECT_EQ(phases[1].name, "inflate");
+  EXPECT_DOUBLE_EQ(phases[0].seconds, 0.25);
+  EXPECT_EQ(phases[0].bytes, 1000u);
+  for (const char* bad : {"sst_serialize 0.1\n", "Bad-Name 0.1 5\n", "x -1 5\n", "x 0.1 -5\n", "x nan 5\n", "x 0.1 5 6\n"}) {
+    std::ofstream(path) << "ok 0.1 5\n" << bad;
+    try {
+      read_phase_file(path);
+      ADD_FAILURE() << "accepted " << bad;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("line 2"), std::string::npos) << e.what();
+    }
+  }
+  fs::remove(path);
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 namespace docconform::cli {
 namespace {
 
@@ -11,6 +13,17 @@ TEST(RunProcess, CapturesOutputAndExitCode) {
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_EQ(r.out, "out\n");
   EXPECT_EQ(r.err, "err\n");
+}
+
+TEST(RunProcess, AddsAndReplacesEnvironmentVariables) {
+  ::setenv("DOCCONFORM_TEST_KEPT", "kept", 1);
+  ::setenv("DOCCONFORM_TEST_REPLACED", "old", 1);
+  const ProcessResult r = run_process(
+      {"/bin/sh", "-c", "echo $DOCCONFORM_TEST_KEPT $DOCCONFORM_TEST_REPLACED $DOCCONFORM_TEST_ADDED; env | grep -c ^DOCCONFORM_TEST_REPLACED="},
+      {}, {"DOCCONFORM_TEST_REPLACED=new", "DOCCONFORM_TEST_ADDED=added"});
+  EXPECT_EQ(r.out, "kept new added\n1\n");
+  ::unsetenv("DOCCONFORM_TEST_KEPT");
+  ::unsetenv("DOCCONFORM_TEST_REPLACED");
 }
 
 TEST(RunProcess, KillsAtTheTimeout) {

@@ -3,8 +3,11 @@
 // LABELSST cells, in a CFB container. And the reverse: the SST of any BIFF8 .xls.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "docconform/sst/model.h"
 #include "docconform/sst/writer.h"
@@ -20,11 +23,24 @@ struct XlsOptions {
   std::size_t columns_per_sheet = xls_columns_per_sheet;
 };
 
+// The strings of a workbook's cells as its SST holds them: each distinct string once, in the
+// order of its first cell (cstTotal counts cells, cstUnique the entries), and each cell's index.
+struct SharedStrings {
+  SstTable table;
+  std::vector<std::uint32_t> isst;  // per cell
+};
+SharedStrings share_strings(const SstTable& cells);
+
 // Cell i holds cells[i], column by column: with R rows and C columns per sheet, sheet
-// i / (R*C), column (i % (R*C)) / R, row i % R. Equal strings share one SST entry (cstTotal
-// counts cells, cstUnique the entries).
-std::string write_xls_stream(const SstTable& cells, const XlsOptions& options = {});
-std::string write_xls(const SstTable& cells, const XlsOptions& options = {});
+// i / (R*C), column (i % (R*C)) / R, row i % R. Equal strings share one SST entry.
+std::string write_xls_stream(const SharedStrings& strings, const XlsOptions& options = {});
+std::string write_xls(const SharedStrings& strings, const XlsOptions& options = {});
+inline std::string write_xls_stream(const SstTable& cells, const XlsOptions& options = {}) {
+  return write_xls_stream(share_strings(cells), options);
+}
+inline std::string write_xls(const SstTable& cells, const XlsOptions& options = {}) {
+  return write_xls(share_strings(cells), options);
+}
 
 // The shared string table of a BIFF8 workbook file (CFB + Workbook stream); an empty table when
 // the workbook has no SST. BIFF5/7 workbooks and encrypted ones are Error(unsupported).
@@ -40,7 +56,9 @@ std::string sst_dump_table(const SstTable& table);
 
 // The dump of format sstw (conformance/SPEC.md): a writer judged by a reader. The strings file's
 // lines become the cells of a workbook written by `write_xls`, and the reference reader dumps
-// that workbook's SST. A strings-file error names `label` and the line.
-std::string written_sst_dump(std::string_view strings_file, const XlsOptions& options = {}, const std::string& label = {});
+// that workbook's SST. A strings-file error names `label` and the line. `written`, when given,
+// sees the SST's table after the dump is made (the conformance runner times its serialization).
+std::string written_sst_dump(std::string_view strings_file, const XlsOptions& options = {}, const std::string& label = {},
+                             const std::function<void(const SstTable& sst)>& written = {});
 
 }  // namespace docconform::sst

@@ -1,0 +1,37 @@
+// Phase timings (conformance/SPEC.md section 2, "Phase timings"): a named part of an
+// implementation's work, timed inside its own process, apart from starting up and reading the
+// case. An adapter reports them in the file the runner names in $DOCCONFORM_PHASES, a line
+// `<phase> <seconds> <bytes>` each; the in-process reference fills a PhaseLog.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "docconform/sst/writer.h"
+
+namespace docconform::cli {
+
+inline constexpr const char* phase_file_variable = "DOCCONFORM_PHASES";
+// Every phase is the median of this many timed runs, after one untimed.
+inline constexpr int phase_repeats = 5;
+
+struct PhaseTime {
+  std::string name;         // [a-z0-9_]+, e.g. sst_serialize
+  double seconds = 0;       // median wall-clock time
+  std::uint64_t bytes = 0;  // what one run produced
+};
+using PhaseLog = std::vector<PhaseTime>;
+
+// Throws Error(format) naming the file and line for a line that is not `<phase> <seconds> <bytes>`.
+PhaseLog read_phase_file(const std::string& path);
+void append_phase_file(const std::string& path, const PhaseLog& phases);
+
+// Phase sst_serialize: the table serialized into a new memory sink by the given writer.
+PhaseTime time_sst_serialization(const sst::SstTable& table, sst::WriterKind writer);
+
+// The sstw dump (conformance/SPEC.md section 7) of a strings file with the given SST writer;
+// with a log, the phase sst_serialize of the table the workbook holds.
+std::string written_sst_dump_timed(const std::string& path, sst::WriterKind writer, PhaseLog* phases);
+
+}  // namespace docconform::cli
