@@ -44,6 +44,7 @@ void add_gen(CommandGroups& groups) {
     std::size_t count = 1000;
     std::string mix = "mixed";
     std::uint64_t seed = 1;
+    bool text_only = false;
     std::string out;
   };
   auto o = std::make_shared<Options>();
@@ -51,8 +52,18 @@ void add_gen(CommandGroups& groups) {
   gen->add_option("--count", o->count, "Number of (unique) strings")->capture_default_str();
   gen->add_option("--mix", o->mix, "ascii, latin1, cjk, emoji, rich or mixed")->capture_default_str();
   gen->add_option("--seed", o->seed, "Random seed")->capture_default_str();
+  gen->add_flag("--text-only", o->text_only,
+                "The same texts without their format runs and phonetic blocks (what writers given only text write)");
   gen->add_option("out", o->out, "Output strings file")->required();
-  gen->callback([o] { write_file(o->out, format_strings_jsonl(generate_strings(o->count, parse_mix(o->mix), o->seed))); });
+  gen->callback([o] {
+    const SstTable generated = generate_strings(o->count, parse_mix(o->mix), o->seed);
+    if (!o->text_only) return write_file(o->out, format_strings_jsonl(generated));
+    SstTable texts(generated.limits());
+    texts.reserve(generated.size(), generated.texts().size());
+    for (std::size_t i = 0; i < generated.size(); ++i) texts.append({generated.text(i), std::nullopt, std::nullopt});
+    texts.set_total_refs(generated.total_refs());
+    write_file(o->out, format_strings_jsonl(texts));
+  });
 }
 
 void add_sst(CommandGroups& groups) {
