@@ -154,17 +154,32 @@ class Walker {
   // whole vectors past its end and fits in the open record (an empty one with a character's
   // room, as everywhere).
   bool fits_short(const char16_t* chars, std::size_t units, std::uint8_t flags) const {
-    const std::size_t wide = flags & flag_high_byte;
-    return units <= short_units && (flags & (flag_rich_st | flag_ext_st)) == 0 && readable_short(chars) &&
-           3 + (std::max<std::size_t>(units, 1) << wide) <= available_;
+    return fits_short(chars, units, flags, available_);
   }
-  void short_string(const char16_t* chars, std::size_t units, std::uint8_t flags) {
-    const std::size_t wide = flags & flag_high_byte;
-    std::uint8_t* p = cursor_;
-    store_u16(p, static_cast<std::uint32_t>(units));
-    p[2] = flags;
-    move_short_chars(p + 3, chars, wide);
-    take(3 + (units << wide));
+  // Writes up to `limit` strings from `strings` on while each fits_short; returns how many.
+  // The state lives in locals meanwhile: stores of characters may alias any member, which the
+  // compiler would otherwise reload for every string.
+  std::size_t short_strings(SstTable::Cursor& strings, std::size_t limit) {
+    SstTable::Cursor at = strings;
+    std::uint8_t* out = cursor_;
+    std::size_t available = available_;
+    std::size_t written = 0;
+    for (; written < limit && !at.done(); ++written, at.advance()) {
+      const std::u16string_view text = at.text();
+      const std::uint8_t flags = at.flags();
+      if (!fits_short(text.data(), text.size(), flags, available)) break;
+      const std::size_t wide = flags & flag_high_byte;
+      const std::size_t bytes = 3 + (text.size() << wide);
+      store_u16(out, static_cast<std::uint32_t>(text.size()));
+      out[2] = flags;
+      move_short_chars(out + 3, text.data(), wide);
+      out += bytes;
+      available -= bytes;
+    }
+    cursor_ = out;
+    available_ = available;
+    strings = at;
+    return written;
   }
 #endif
 
@@ -222,6 +237,11 @@ class Walker {
  private:
 #if defined(__SSE2__)
   bool readable_short(const char16_t* chars) const { return texts_end_ - chars >= static_cast<std::ptrdiff_t>(short_units); }
+  bool fits_short(const char16_t* chars, std::size_t units, std::uint8_t flags, std::size_t available) const {
+    const std::size_t wide = flags & flag_high_byte;
+    return units <= short_units && (flags & (flag_rich_st | flag_ext_st)) == 0 && readable_short(chars) &&
+           3 + (std::max<std::size_t>(units, 1) << wide) <= available;
+  }
 #endif
   // Runs that fit whole in this record: up to four as one 16-byte move where the pool goes on
   // that far (a FormatRun in memory is the record's little-endian ich, ifnt).
@@ -297,9 +317,9 @@ WriteResult write_sst_fast(const SstTable& table, RecordSink& sink, std::uint32_
   store_u32(counts, table.total_refs());
   store_u32(counts + 4, static_cast<std::uint32_t>(count));
   std::size_t bucket_left = 0;
-  for (std::size_t i = 0; i < count; ++i) {
-    const std::u16string_view text = table.text(i);
-    const std::uint8_t flags = table.flags(i);
+  for (SstTable::Cursor cursor(table); !cursor.done();) {
+    const std::u16string_view text = cursor.text();
+    const std::uint8_t flags = cursor.flags();
 #if defined(__SSE2__)
     const bool shortcut = walker.fits_short(text.data(), text.size(), flags);
 #else
@@ -313,14 +333,16 @@ WriteResult write_sst_fast(const SstTable& table, RecordSink& sink, std::uint32_
                                        static_cast<std::uint16_t>(at - walker.record_header_position())});
       bucket_left = result.extsst.dsst;
     }
-    --bucket_left;
 #if defined(__SSE2__)
     if (shortcut) {
-      walker.short_string(text.data(), text.size(), flags);
+      // This string and the short ones after it, up to the next bucket's first.
+      bucket_left -= walker.short_strings(cursor, bucket_left);
       continue;
     }
 #endif
-    walker.string(table[i], flags);
+    --bucket_left;
+    walker.string(cursor.string(), flags);
+    cursor.advance();
   }
   const std::uint64_t sst_bytes = walker.finish();
 

@@ -45,9 +45,9 @@ SstString::operator SstStringView() const {
 
 void SstTable::append(const SstStringView& s) {
   const auto fail = [this](const std::string& what) {
-    throw Error(ErrorKind::usage, {"", "string " + std::to_string(entries_.size()), std::nullopt}, what);
+    throw Error(ErrorKind::usage, {"", "string " + std::to_string(shapes_.size()), std::nullopt}, what);
   };
-  if (entries_.size() >= std::min<std::size_t>(limits_.max_strings, 0x7FFFFFFF)) {
+  if (shapes_.size() >= std::min<std::size_t>(limits_.max_strings, 0x7FFFFFFF)) {
     fail("more strings than the limit of " + std::to_string(limits_.max_strings));
   }
   if (s.text.size() > 0xFFFF) fail(std::to_string(s.text.size()) + " code units exceed 65535");
@@ -62,25 +62,24 @@ void SstTable::append(const SstStringView& s) {
     fail("the table would exceed " + std::to_string(limits_.max_table_bytes) + " bytes of text, runs and ExtRst");
   }
 
-  Entry e;
-  e.text_at = static_cast<std::uint32_t>(text_.size());
-  e.runs_at = static_cast<std::uint32_t>(runs_.size());
-  e.ext_at = static_cast<std::uint32_t>(ext_rst_.size());
-  e.ext_size = static_cast<std::uint32_t>(ext_size);
-  e.length = static_cast<std::uint16_t>(s.text.size());
-  e.run_count = static_cast<std::uint16_t>(run_count);
-  e.flags = static_cast<std::uint8_t>((needs_high_byte(s.text) ? flag_high_byte : 0) | (s.runs ? flag_rich_st : 0) |
-                                      (s.ext_rst ? flag_ext_st : 0));
+  Shape shape;
+  shape.length = static_cast<std::uint16_t>(s.text.size());
+  shape.run_count = static_cast<std::uint16_t>(run_count);
+  shape.flags = static_cast<std::uint8_t>((needs_high_byte(s.text) ? flag_high_byte : 0) | (s.runs ? flag_rich_st : 0) |
+                                          (s.ext_rst ? flag_ext_st : 0));
+  offsets_.push_back({static_cast<std::uint32_t>(text_.size()), static_cast<std::uint32_t>(runs_.size()),
+                      static_cast<std::uint32_t>(ext_rst_.size()), static_cast<std::uint32_t>(ext_size)});
   text_.append(s.text);
   if (s.runs) runs_.insert(runs_.end(), s.runs->begin(), s.runs->end());
   if (s.ext_rst) ext_rst_.append(*s.ext_rst);
-  entries_.push_back(e);
+  shapes_.push_back(shape);
   table_bytes_ = bytes;
-  string_bytes_ += string_header_bytes(e.flags) + (s.text.size() << (e.flags & flag_high_byte)) + 4 * run_count + ext_size;
+  string_bytes_ += string_header_bytes(shape.flags) + (s.text.size() << (shape.flags & flag_high_byte)) + 4 * run_count + ext_size;
 }
 
 void SstTable::reserve(std::size_t strings, std::size_t text_units) {
-  entries_.reserve(strings);
+  shapes_.reserve(strings);
+  offsets_.reserve(strings);
   text_.reserve(text_units);
 }
 
@@ -90,8 +89,8 @@ void SstTable::set_total_refs(std::uint64_t refs) {
 }
 
 bool operator==(const SstTable& a, const SstTable& b) {
-  // Appending is the only way in, so equal strings mean equal pools and entries.
-  return a.total_refs_ == b.total_refs_ && a.entries_ == b.entries_ && a.text_ == b.text_ && a.runs_ == b.runs_ &&
+  // Appending is the only way in, so equal strings mean equal pools, shapes and offsets.
+  return a.total_refs_ == b.total_refs_ && a.shapes_ == b.shapes_ && a.offsets_ == b.offsets_ && a.text_ == b.text_ && a.runs_ == b.runs_ &&
          a.ext_rst_ == b.ext_rst_;
 }
 

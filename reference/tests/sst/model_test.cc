@@ -33,6 +33,33 @@ TEST(Table, ViewsReturnWhatWasAppended) {
   EXPECT_NE(table[0], table[2]);
 }
 
+TEST(Table, CursorVisitsTheStringsInOrderAsViewsDo) {
+  SstTable table;
+  table.append(SstString{u"ab", std::vector<FormatRun>{{0, 1}}, std::string("xyz")});
+  table.append(SstString{u"", std::nullopt, std::nullopt});
+  table.append(SstString{u"\u4E00", std::nullopt, std::string("w")});
+  table.append(SstString{u"cd", std::vector<FormatRun>{{1, 2}, {0, 3}}, std::nullopt});
+  std::size_t i = 0;
+  for (SstTable::Cursor cursor(table); !cursor.done(); cursor.advance(), ++i) {
+    ASSERT_LT(i, table.size());
+    EXPECT_EQ(cursor.string(), table[i]) << i;
+    EXPECT_EQ(cursor.text(), table.text(i)) << i;
+    EXPECT_EQ(cursor.flags(), table.flags(i)) << i;
+  }
+  EXPECT_EQ(i, table.size());
+  EXPECT_TRUE(SstTable::Cursor(SstTable()).done());
+}
+
+TEST(Table, EqualityTellsWhereTheExtRstBlocksSplit) {
+  // Same pools, the ExtRst bytes cut differently between the two strings.
+  SstTable a, b;
+  a.append(SstString{u"s", std::nullopt, std::string("ab")});
+  a.append(SstString{u"t", std::nullopt, std::string("c")});
+  b.append(SstString{u"s", std::nullopt, std::string("a")});
+  b.append(SstString{u"t", std::nullopt, std::string("bc")});
+  EXPECT_NE(a, b);
+}
+
 TEST(Table, FlagsAreTheStoredOptionFlags) {
   SstTable table;
   table.append(SstString{u"\u00FF latin-1 only", std::nullopt, std::nullopt});

@@ -2,8 +2,9 @@
 // optional raw phonetic (ExtRst) bytes, plus the record constants and limits of the format.
 //
 // SstTable is a packed string pool: all texts in one char16_t buffer, all runs in one FormatRun
-// buffer, all ExtRst blocks in one byte buffer, and a 24-byte entry per string. Writers walk a
-// million strings as a few sequential streams instead of a million scattered heap blocks, and
+// buffer, all ExtRst blocks in one byte buffer, a 6-byte shape per string (length, run count,
+// flags) and, for random access only, 16 bytes of offsets. Writers walk a million strings as a
+// few sequential streams (SstTable::Cursor) instead of a million scattered heap blocks, and
 // every string is checked against the limits once, when it is appended.
 #pragma once
 
@@ -80,22 +81,19 @@ class SstTable {
  public:
   explicit SstTable(const Limits& limits = {}) : limits_(limits) {}
 
-  std::size_t size() const { return entries_.size(); }
-  bool empty() const { return entries_.empty(); }
+  std::size_t size() const { return shapes_.size(); }
+  bool empty() const { return shapes_.empty(); }
   SstStringView operator[](std::size_t i) const {
-    const Entry& e = entries_[i];
-    SstStringView s{{text_.data() + e.text_at, e.length}, std::nullopt, std::nullopt};
-    if (e.flags & flag_rich_st) s.runs.emplace(runs_.data() + e.runs_at, e.run_count);
-    if (e.flags & flag_ext_st) s.ext_rst.emplace(ext_rst_.data() + e.ext_at, e.ext_size);
-    return s;
+    const Offsets& o = offsets_[i];
+    return view(shapes_[i], text_.data() + o.text_at, runs_.data() + o.runs_at, ext_rst_.data() + o.ext_at, o.ext_size);
   }
 
   // The code units of string i alone (operator[] also gives its runs and ExtRst).
-  std::u16string_view text(std::size_t i) const { return {text_.data() + entries_[i].text_at, entries_[i].length}; }
+  std::u16string_view text(std::size_t i) const { return {text_.data() + offsets_[i].text_at, shapes_[i].length}; }
 
   // The string's option flags as the SST stores them: fHighByte (some code unit is above 0xFF,
   // found once when the string is appended, as POI's UnicodeString does), fExtSt, fRichSt.
-  std::uint8_t flags(std::size_t i) const { return entries_[i].flags; }
+  std::uint8_t flags(std::size_t i) const { return shapes_[i].flags; }
 
   // The strings as the SST stores them, record headers and continuation flags aside: each
   // one's header, characters (one or two bytes each), runs and ExtRst.
@@ -117,29 +115,76 @@ class SstTable {
 
   const Limits& limits() const { return limits_; }
 
+  // The strings in table order, read from the shapes and the pools alone: what a writer that
+  // visits every string uses instead of operator[] (which also reads each string's offsets).
+  class Cursor;
+
   // Same strings in the same order, same cstTotal (the limits are not compared).
   friend bool operator==(const SstTable& a, const SstTable& b);
 
  private:
-  struct Entry {
+  struct Shape {
+    std::uint16_t length = 0;
+    std::uint16_t run_count = 0;
+    std::uint8_t flags = 0;  // flag_high_byte, flag_rich_st, flag_ext_st
+    friend bool operator==(const Shape&, const Shape&) = default;
+  };
+  struct Offsets {
     std::uint32_t text_at = 0;  // first code unit in text_
     std::uint32_t runs_at = 0;  // first run in runs_
     std::uint32_t ext_at = 0;   // first byte in ext_rst_
     std::uint32_t ext_size = 0;
-    std::uint16_t length = 0;
-    std::uint16_t run_count = 0;
-    std::uint8_t flags = 0;  // flag_high_byte, flag_rich_st, flag_ext_st
-    friend bool operator==(const Entry&, const Entry&) = default;
+    friend bool operator==(const Offsets&, const Offsets&) = default;
   };
+  static SstStringView view(const Shape& shape, const char16_t* text, const FormatRun* runs, const char* ext_rst,
+                            std::size_t ext_size) {
+    SstStringView s{{text, shape.length}, std::nullopt, std::nullopt};
+    if (shape.flags & flag_rich_st) s.runs.emplace(runs, shape.run_count);
+    if (shape.flags & flag_ext_st) s.ext_rst.emplace(ext_rst, ext_size);
+    return s;
+  }
 
   Limits limits_;
   std::uint32_t total_refs_ = 0;
-  std::vector<Entry> entries_;
+  std::vector<Shape> shapes_;
+  std::vector<Offsets> offsets_;
   std::u16string text_;
   std::vector<FormatRun> runs_;
   std::string ext_rst_;
   std::uint64_t table_bytes_ = 0;  // against limits_.max_table_bytes
   std::uint64_t string_bytes_ = 0;
+};
+
+class SstTable::Cursor {
+ public:
+  explicit Cursor(const SstTable& table)
+      : shape_(table.shapes_.data()),
+        end_(table.shapes_.data() + table.shapes_.size()),
+        offsets_(table.offsets_.data()),
+        text_(table.text_.data()),
+        runs_(table.runs_.data()),
+        ext_rst_(table.ext_rst_.data()) {}
+  bool done() const { return shape_ == end_; }
+  std::u16string_view text() const { return {text_, shape_->length}; }
+  std::uint8_t flags() const { return shape_->flags; }
+  SstStringView string() const { return view(*shape_, text_, runs_, ext_rst_, ext_size()); }
+  void advance() {
+    text_ += shape_->length;
+    runs_ += shape_->run_count;
+    ext_rst_ += ext_size();
+    ++shape_;
+    ++offsets_;
+  }
+
+ private:
+  // Pointers, not an index into the table: a value the compiler can keep in registers.
+  std::size_t ext_size() const { return (shape_->flags & flag_ext_st) ? offsets_->ext_size : 0; }
+  const Shape* shape_;
+  const Shape* end_;
+  const Offsets* offsets_;
+  const char16_t* text_;
+  const FormatRun* runs_;
+  const char* ext_rst_;
 };
 
 // One EXTSST bucket [MS-XLS 2.4.107]: where the first string of a bucket starts.
