@@ -4,8 +4,9 @@
 // vector moves for short strings, memcpy for UTF-16LE, a SIMD narrowing loop for longer
 // compressed characters. It is closed with its length written into its header before the sink
 // emits anything, so sequential sinks still see lengths before data (a separate layout pass
-// would read every string twice). Strings come from the table's packed pool, with their
-// fHighByte flag found when they were appended.
+// would read every string twice). Strings come from the table's packed pool in order
+// (SstTable::Cursor), with their fHighByte flag found when they were appended; those that fit
+// whole in the open record are written in one loop over locals (Walker::whole_strings).
 #include <algorithm>
 #include <bit>
 #include <cstring>
@@ -97,11 +98,13 @@ void copy_chars(std::uint8_t* out, const char16_t* chars, std::size_t n, bool wi
   }
 }
 
+// Texts of at most this many code units are moved whole vectors at a time where SSE2 is there.
+constexpr std::size_t short_units = 32;
+
 #if defined(__SSE2__)
 // Up to short_units code units as four 16-byte moves, narrowed unless wide (0 or 1): no branch
 // on the length or the width, which mispredicted on mixed cell texts. Reads 64 bytes from chars
 // and writes 64 bytes to out, past the characters' end.
-constexpr std::size_t short_units = 32;
 void move_short_chars(std::uint8_t* out, const char16_t* chars, std::size_t wide) {
   const auto* in = reinterpret_cast<const __m128i*>(chars);
   const __m128i v0 = _mm_loadu_si128(in), v1 = _mm_loadu_si128(in + 1);
@@ -119,6 +122,40 @@ void move_short_chars(std::uint8_t* out, const char16_t* chars, std::size_t wide
 }
 #endif
 
+// A string's header: cch, option flags, then cRun and cbExtRst when the flags say so.
+void put_header(std::uint8_t* out, const SstStringView& s, std::uint8_t flags) {
+  store_u16(out, static_cast<std::uint32_t>(s.text.size()));
+  out[2] = flags;
+  out += 3;
+  if (s.runs) {
+    store_u16(out, static_cast<std::uint32_t>(s.runs->size()));
+    out += 2;
+  }
+  if (s.ext_rst) store_u32(out, static_cast<std::uint32_t>(s.ext_rst->size()));
+}
+
+void store_run(std::uint8_t* out, const FormatRun& run) {
+  store_u16(out, run.ich);
+  store_u16(out + 2, run.ifnt);
+}
+
+// Runs that fit whole in the record: up to four as one 16-byte move where the pool goes on
+// that far (a FormatRun in memory is the record's little-endian ich, ifnt). Returns the end.
+std::uint8_t* put_runs(std::uint8_t* out, std::span<const FormatRun> runs, const FormatRun* runs_end) {
+  static_assert(sizeof(FormatRun) == 4);
+  if constexpr (std::endian::native == std::endian::little) {
+    if (runs.size() <= 4 && runs_end - runs.data() >= 4) {
+      std::memcpy(out, runs.data(), 16);
+      return out + 4 * runs.size();
+    }
+  }
+  for (const FormatRun& run : runs) {
+    store_run(out, run);
+    out += 4;
+  }
+  return out;
+}
+
 // The continuation rules, once: the walker decides where records end and hands out the space.
 // Bytes written past what a string keeps land in the claim's slack or are overwritten by what
 // follows; vectors are read past a string only where the table's pools go on.
@@ -126,7 +163,7 @@ class Walker {
  public:
   Walker(RecordSink& sink, const SstTable& table)
       : sink_(sink),
-        texts_end_(table.texts().data() + table.texts().size()),
+        short_texts_end_(table.texts().data() + (table.texts().size() - std::min(table.texts().size(), short_units - 1))),
         runs_end_(table.all_runs().data() + table.all_runs().size()) {
     open(record_sst);
   }
@@ -149,71 +186,76 @@ class Walker {
     return record_at_;
   }
 
-#if defined(__SSE2__)
-  // A plain string (no runs, no ExtRst) of at most short_units code units that can be read
-  // whole vectors past its end and fits in the open record (an empty one with a character's
-  // room, as everywhere).
-  bool fits_short(const char16_t* chars, std::size_t units, std::uint8_t flags) const {
-    return fits_short(chars, units, flags, available_);
-  }
-  // Writes up to `limit` strings from `strings` on while each fits_short; returns how many.
-  // The state lives in locals meanwhile: stores of characters may alias any member, which the
-  // compiler would otherwise reload for every string.
-  std::size_t short_strings(SstTable::Cursor& strings, std::size_t limit) {
+  // Writes strings from `strings` on, up to `limit` of them, while each fits whole in the open
+  // record, where no continuation rule applies; returns how many. The state lives in locals
+  // meanwhile: stores of characters may alias any member, which the compiler would otherwise
+  // reload for every string.
+  std::size_t whole_strings(SstTable::Cursor& strings, std::size_t limit) {
     SstTable::Cursor at = strings;
     std::uint8_t* out = cursor_;
-    std::size_t available = available_;
+    std::uint8_t* const end = cursor_ + available_;
+#if defined(__SSE2__)
+    const char16_t* const short_texts_end = short_texts_end_;
+#endif
+    const FormatRun* const runs_end = runs_end_;
+    const std::size_t count = std::min(limit, at.remaining());
     std::size_t written = 0;
-    for (; written < limit && !at.done(); ++written, at.advance()) {
+    for (; written < count; ++written, at.advance()) {
       const std::u16string_view text = at.text();
       const std::uint8_t flags = at.flags();
-      if (!fits_short(text.data(), text.size(), flags, available)) break;
       const std::size_t wide = flags & flag_high_byte;
-      const std::size_t bytes = 3 + (text.size() << wide);
-      store_u16(out, static_cast<std::uint32_t>(text.size()));
-      out[2] = flags;
-      move_short_chars(out + 3, text.data(), wide);
-      out += bytes;
-      available -= bytes;
-    }
-    cursor_ = out;
-    available_ = available;
-    strings = at;
-    return written;
-  }
-#endif
-
-  // flags: the table's precomputed option flags of s.
-  void string(const SstStringView& s, std::uint8_t flags) {
-    const bool wide = (flags & flag_high_byte) != 0;
-    std::uint8_t* p = take(string_header_bytes(flags));
-    store_u16(p, static_cast<std::uint32_t>(s.text.size()));
-    p[2] = flags;
-    p += 3;
-    if (s.runs) {
-      store_u16(p, static_cast<std::uint32_t>(s.runs->size()));
-      p += 2;
-    }
-    if (s.ext_rst) store_u32(p, static_cast<std::uint32_t>(s.ext_rst->size()));
-
-    const std::size_t unit = wide ? 2 : 1;  // bytes per character
-    const std::size_t run_count = s.runs ? s.runs->size() : 0;
-    const std::size_t ext_bytes = s.ext_rst ? s.ext_rst->size() : 0;
-    if (s.text.size() * unit + 4 * run_count + ext_bytes <= available_) {
-      // All of it fits in this record: no continuation rule applies.
-      std::uint8_t* out = take(s.text.size() * unit);
+      const std::size_t char_bytes = text.size() << wide;
+      const std::size_t room = static_cast<std::size_t>(end - out);
 #if defined(__SSE2__)
-      if (s.text.size() <= short_units && readable_short(s.text.data())) {
-        move_short_chars(out, s.text.data(), wide ? 1 : 0);
+      const bool short_move = text.size() <= short_units && text.data() < short_texts_end;
+      if ((flags & (flag_rich_st | flag_ext_st)) == 0 && short_move) {
+        // Most cell texts: no runs, no ExtRst, no branch on the length or the width, and
+        // far from the record's end, where the exact room need not be worked out.
+        if (room < 3 + 2 * short_units && 3 + std::max(char_bytes, std::size_t{1} << wide) > room) break;
+        store_u16(out, static_cast<std::uint32_t>(text.size()));
+        out[2] = flags;
+        move_short_chars(out + 3, text.data(), wide);
+        out += 3 + char_bytes;
+        continue;
+      }
+#else
+      constexpr bool short_move = false;
+#endif
+      const SstStringView s = at.string();
+      const std::size_t run_count = s.runs ? s.runs->size() : 0;
+      const std::size_t ext_bytes = s.ext_rst ? s.ext_rst->size() : 0;
+      const std::size_t header = string_header_bytes(flags);
+      // The header stays with its first character (one even for an empty string).
+      if (header + std::max(char_bytes + 4 * run_count + ext_bytes, std::size_t{1} << wide) > room) break;
+      put_header(out, s, flags);
+      out += header;
+#if defined(__SSE2__)
+      if (short_move) {
+        move_short_chars(out, text.data(), wide);
       } else
 #endif
       {
-        copy_chars(out, s.text.data(), s.text.size(), wide);
+        copy_chars(out, text.data(), text.size(), wide != 0);
       }
-      if (s.runs) put_runs(*s.runs);
-      if (s.ext_rst) std::memcpy(take(ext_bytes), s.ext_rst->data(), ext_bytes);
-      return;
+      out += char_bytes;
+      if (s.runs) out = put_runs(out, *s.runs, runs_end);
+      if (s.ext_rst) {
+        std::memcpy(out, s.ext_rst->data(), ext_bytes);
+        out += ext_bytes;
+      }
     }
+    available_ = static_cast<std::size_t>(end - out);
+    cursor_ = out;
+    strings = at;
+    return written;
+  }
+
+  // A string that does not fit whole in the open record, after ensure() kept its header with
+  // its first character. flags: the table's precomputed option flags of s.
+  void string(const SstStringView& s, std::uint8_t flags) {
+    const bool wide = (flags & flag_high_byte) != 0;
+    const std::size_t unit = wide ? 2 : 1;  // bytes per character
+    put_header(take(string_header_bytes(flags)), s, flags);
     const char16_t* chars = s.text.data();
     std::size_t remaining = s.text.size();
     while (true) {
@@ -228,38 +270,13 @@ class Walker {
     if (s.runs) {
       for (const FormatRun& run : *s.runs) {
         ensure(4);
-        put_run(run);
+        store_run(take(4), run);
       }
     }
     if (s.ext_rst) ext_rst(*s.ext_rst);
   }
 
  private:
-#if defined(__SSE2__)
-  bool readable_short(const char16_t* chars) const { return texts_end_ - chars >= static_cast<std::ptrdiff_t>(short_units); }
-  bool fits_short(const char16_t* chars, std::size_t units, std::uint8_t flags, std::size_t available) const {
-    const std::size_t wide = flags & flag_high_byte;
-    return units <= short_units && (flags & (flag_rich_st | flag_ext_st)) == 0 && readable_short(chars) &&
-           3 + (std::max<std::size_t>(units, 1) << wide) <= available;
-  }
-#endif
-  // Runs that fit whole in this record: up to four as one 16-byte move where the pool goes on
-  // that far (a FormatRun in memory is the record's little-endian ich, ifnt).
-  void put_runs(std::span<const FormatRun> runs) {
-    static_assert(sizeof(FormatRun) == 4);
-    if constexpr (std::endian::native == std::endian::little) {
-      if (runs.size() <= 4 && runs_end_ - runs.data() >= 4) {
-        std::memcpy(take(4 * runs.size()), runs.data(), 16);
-        return;
-      }
-    }
-    for (const FormatRun& run : runs) put_run(run);
-  }
-  void put_run(const FormatRun& run) {
-    std::uint8_t* r = take(4);
-    store_u16(r, run.ich);
-    store_u16(r + 2, run.ifnt);
-  }
   void open(std::uint16_t type) {
     cursor_ = sink_.claim(max_claim_bytes);
     header_ = cursor_;
@@ -295,7 +312,7 @@ class Walker {
   }
 
   RecordSink& sink_;
-  const char16_t* texts_end_;
+  const char16_t* short_texts_end_;  // a text starting before it has short_units of the pool
   const FormatRun* runs_end_;
   std::uint8_t* header_ = nullptr;
   std::uint8_t* cursor_ = nullptr;
@@ -318,31 +335,23 @@ WriteResult write_sst_fast(const SstTable& table, RecordSink& sink, std::uint32_
   store_u32(counts + 4, static_cast<std::uint32_t>(count));
   std::size_t bucket_left = 0;
   for (SstTable::Cursor cursor(table); !cursor.done();) {
-    const std::u16string_view text = cursor.text();
     const std::uint8_t flags = cursor.flags();
-#if defined(__SSE2__)
-    const bool shortcut = walker.fits_short(text.data(), text.size(), flags);
-#else
-    const bool shortcut = false;
-#endif
     // The header stays with the first character's bytes (one byte even for an empty string).
-    if (!shortcut) walker.ensure(string_header_bytes(flags) + ((flags & flag_high_byte) ? 2 : 1));
+    walker.ensure(string_header_bytes(flags) + ((flags & flag_high_byte) ? 2 : 1));
     if (bucket_left == 0) {
       const std::uint64_t at = walker.position();
       result.extsst.buckets.push_back({static_cast<std::uint32_t>(stream_offset + at),
                                        static_cast<std::uint16_t>(at - walker.record_header_position())});
       bucket_left = result.extsst.dsst;
     }
-#if defined(__SSE2__)
-    if (shortcut) {
-      // This string and the short ones after it, up to the next bucket's first.
-      bucket_left -= walker.short_strings(cursor, bucket_left);
-      continue;
+    // This string and the ones after it up to the next bucket's first, while they fit whole.
+    std::size_t written = walker.whole_strings(cursor, bucket_left);
+    if (written == 0) {
+      walker.string(cursor.string(), flags);
+      cursor.advance();
+      written = 1;
     }
-#endif
-    --bucket_left;
-    walker.string(cursor.string(), flags);
-    cursor.advance();
+    bucket_left -= written;
   }
   const std::uint64_t sst_bytes = walker.finish();
 

@@ -57,7 +57,7 @@ void SstTable::append(const SstStringView& s) {
   if (ext_size > std::min<std::size_t>(limits_.max_ext_rst_bytes, 0x7FFFFFFF)) {
     fail("ExtRst of " + std::to_string(ext_size) + " bytes exceeds the limit");
   }
-  const std::uint64_t bytes = table_bytes_ + s.text.size() + 4 * run_count + ext_size;
+  const std::uint64_t bytes = table_bytes_ + s.text.size() + 4 * run_count + (s.ext_rst ? 4 + ext_size : 0);
   if (bytes > std::min<std::size_t>(limits_.max_table_bytes, 0xFFFFFFFF)) {
     fail("the table would exceed " + std::to_string(limits_.max_table_bytes) + " bytes of text, runs and ExtRst");
   }
@@ -68,10 +68,14 @@ void SstTable::append(const SstStringView& s) {
   shape.flags = static_cast<std::uint8_t>((needs_high_byte(s.text) ? flag_high_byte : 0) | (s.runs ? flag_rich_st : 0) |
                                           (s.ext_rst ? flag_ext_st : 0));
   offsets_.push_back({static_cast<std::uint32_t>(text_.size()), static_cast<std::uint32_t>(runs_.size()),
-                      static_cast<std::uint32_t>(ext_rst_.size()), static_cast<std::uint32_t>(ext_size)});
+                      static_cast<std::uint32_t>(ext_rst_.size())});
   text_.append(s.text);
   if (s.runs) runs_.insert(runs_.end(), s.runs->begin(), s.runs->end());
-  if (s.ext_rst) ext_rst_.append(*s.ext_rst);
+  if (s.ext_rst) {
+    const auto size = static_cast<std::uint32_t>(ext_size);
+    ext_rst_.append(reinterpret_cast<const char*>(&size), sizeof size);
+    ext_rst_.append(*s.ext_rst);
+  }
   shapes_.push_back(shape);
   table_bytes_ = bytes;
   string_bytes_ += string_header_bytes(shape.flags) + (s.text.size() << (shape.flags & flag_high_byte)) + 4 * run_count + ext_size;
@@ -89,8 +93,9 @@ void SstTable::set_total_refs(std::uint64_t refs) {
 }
 
 bool operator==(const SstTable& a, const SstTable& b) {
-  // Appending is the only way in, so equal strings mean equal pools, shapes and offsets.
-  return a.total_refs_ == b.total_refs_ && a.shapes_ == b.shapes_ && a.offsets_ == b.offsets_ && a.text_ == b.text_ && a.runs_ == b.runs_ &&
+  // Appending is the only way in, so equal strings mean equal shapes and pools (which hold
+  // each ExtRst block's size; the offsets follow from them).
+  return a.total_refs_ == b.total_refs_ && a.shapes_ == b.shapes_ && a.text_ == b.text_ && a.runs_ == b.runs_ &&
          a.ext_rst_ == b.ext_rst_;
 }
 

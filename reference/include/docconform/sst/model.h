@@ -2,8 +2,8 @@
 // optional raw phonetic (ExtRst) bytes, plus the record constants and limits of the format.
 //
 // SstTable is a packed string pool: all texts in one char16_t buffer, all runs in one FormatRun
-// buffer, all ExtRst blocks in one byte buffer, a 6-byte shape per string (length, run count,
-// flags) and, for random access only, 16 bytes of offsets. Writers walk a million strings as a
+// buffer, all ExtRst blocks in one byte buffer (each after its 4-byte size), a 6-byte shape per
+// string (length, run count, flags) and, for random access only, 12 bytes of offsets. Writers walk a million strings as a
 // few sequential streams (SstTable::Cursor) instead of a million scattered heap blocks, and
 // every string is checked against the limits once, when it is appended.
 #pragma once
@@ -11,6 +11,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <span>
 #include <string>
@@ -63,8 +64,8 @@ struct Limits {
   std::size_t max_ext_rst_bytes = 1u << 20;    // per string
   std::size_t max_runs = 65'535;               // per string (cRun is 16-bit)
   std::size_t max_stream_bytes = 1u << 30;     // CFB stream / record input size
-  // Code units + 4 x runs + ExtRst bytes of a whole table: a lower bound of its SST size, whose
-  // EXTSST stream positions are 32-bit (and so are the table's offsets).
+  // Code units + 4 x runs + ExtRst bytes and their 4-byte sizes of a whole table: a lower bound
+  // of its SST size, whose EXTSST stream positions are 32-bit (and so are the table's offsets).
   std::size_t max_table_bytes = 0xFFFFFFFF;
 
   static Limits fuzz() {
@@ -85,7 +86,7 @@ class SstTable {
   bool empty() const { return shapes_.empty(); }
   SstStringView operator[](std::size_t i) const {
     const Offsets& o = offsets_[i];
-    return view(shapes_[i], text_.data() + o.text_at, runs_.data() + o.runs_at, ext_rst_.data() + o.ext_at, o.ext_size);
+    return view(shapes_[i], text_.data() + o.text_at, runs_.data() + o.runs_at, ext_rst_.data() + o.ext_at);
   }
 
   // The code units of string i alone (operator[] also gives its runs and ExtRst).
@@ -132,15 +133,19 @@ class SstTable {
   struct Offsets {
     std::uint32_t text_at = 0;  // first code unit in text_
     std::uint32_t runs_at = 0;  // first run in runs_
-    std::uint32_t ext_at = 0;   // first byte in ext_rst_
-    std::uint32_t ext_size = 0;
-    friend bool operator==(const Offsets&, const Offsets&) = default;
+    std::uint32_t ext_at = 0;   // the ExtRst block's size in ext_rst_
   };
-  static SstStringView view(const Shape& shape, const char16_t* text, const FormatRun* runs, const char* ext_rst,
-                            std::size_t ext_size) {
+  // ext_block: where the string's ExtRst block would be, its size first. A writer reads the
+  // size where it reads the block, not from a separate array.
+  static std::uint32_t ext_size(const char* ext_block) {
+    std::uint32_t size;
+    std::memcpy(&size, ext_block, sizeof size);
+    return size;
+  }
+  static SstStringView view(const Shape& shape, const char16_t* text, const FormatRun* runs, const char* ext_block) {
     SstStringView s{{text, shape.length}, std::nullopt, std::nullopt};
     if (shape.flags & flag_rich_st) s.runs.emplace(runs, shape.run_count);
-    if (shape.flags & flag_ext_st) s.ext_rst.emplace(ext_rst, ext_size);
+    if (shape.flags & flag_ext_st) s.ext_rst.emplace(ext_block + 4, ext_size(ext_block));
     return s;
   }
 
@@ -160,28 +165,27 @@ class SstTable::Cursor {
   explicit Cursor(const SstTable& table)
       : shape_(table.shapes_.data()),
         end_(table.shapes_.data() + table.shapes_.size()),
-        offsets_(table.offsets_.data()),
         text_(table.text_.data()),
         runs_(table.runs_.data()),
         ext_rst_(table.ext_rst_.data()) {}
   bool done() const { return shape_ == end_; }
+  std::size_t remaining() const { return static_cast<std::size_t>(end_ - shape_); }
   std::u16string_view text() const { return {text_, shape_->length}; }
   std::uint8_t flags() const { return shape_->flags; }
-  SstStringView string() const { return view(*shape_, text_, runs_, ext_rst_, ext_size()); }
+  SstStringView string() const { return view(*shape_, text_, runs_, ext_rst_); }
   void advance() {
     text_ += shape_->length;
-    runs_ += shape_->run_count;
-    ext_rst_ += ext_size();
+    if (shape_->flags & (flag_rich_st | flag_ext_st)) {  // most strings have neither
+      runs_ += shape_->run_count;
+      if (shape_->flags & flag_ext_st) ext_rst_ += 4 + ext_size(ext_rst_);
+    }
     ++shape_;
-    ++offsets_;
   }
 
  private:
   // Pointers, not an index into the table: a value the compiler can keep in registers.
-  std::size_t ext_size() const { return (shape_->flags & flag_ext_st) ? offsets_->ext_size : 0; }
   const Shape* shape_;
   const Shape* end_;
-  const Offsets* offsets_;
   const char16_t* text_;
   const FormatRun* runs_;
   const char* ext_rst_;
