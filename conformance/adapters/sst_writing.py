@@ -9,7 +9,11 @@ import time
 from canonical import reject
 
 ROWS = 65536  # cell i at row i % ROWS, column i // ROWS: the layout of `docconform xls write`
-PHASE_REPEATS = 5
+# Phase timings: at least PHASE_MIN_RUNS timed runs, and more until they took PHASE_MIN_SECONDS
+# in all (at most PHASE_MAX_RUNS), as every adapter does.
+PHASE_MIN_RUNS = 5
+PHASE_MIN_SECONDS = 1.0
+PHASE_MAX_RUNS = 1000
 
 
 def read_cells(path):
@@ -45,17 +49,19 @@ def judge(docconform, workbook):
 
 def time_phase(name, run):
     """Phase timings (conformance/SPEC.md section 2): when the runner names a file in
-    $DOCCONFORM_PHASES, runs run() once untimed and PHASE_REPEATS times timed, and appends
-    `<name> <median seconds> <bytes of one run's result>` to it."""
+    $DOCCONFORM_PHASES, runs run() once untimed and then timed (PHASE_MIN_RUNS at least, until
+    PHASE_MIN_SECONDS in all), and appends `<name> <median seconds> <bytes of one run's result>`."""
     path = os.environ.get("DOCCONFORM_PHASES")
     if not path:
         return
     run()
     times = []
-    for _ in range(PHASE_REPEATS):
+    while len(times) < PHASE_MIN_RUNS or (sum(times) < PHASE_MIN_SECONDS and len(times) < PHASE_MAX_RUNS):
         start = time.perf_counter()
         produced = run()
         times.append(time.perf_counter() - start)
     times.sort()
+    middle = len(times) // 2
+    median = times[middle] if len(times) % 2 else (times[middle - 1] + times[middle]) / 2
     with open(path, "a") as f:
-        f.write("%s %.9f %d\n" % (name, times[len(times) // 2], len(produced)))
+        f.write("%s %.9f %d\n" % (name, median, len(produced)))

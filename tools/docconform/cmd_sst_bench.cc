@@ -57,16 +57,16 @@ struct Run {
 // in open(O_TRUNC), is not part of writing an SST (POI's timing leaves its array to the GC).
 Run measure(const SstTable& table, WriterKind writer, SinkKind kind, const BenchOptions& o) {
   const std::string path = (fs::path(o.dir) / ("docconform-bench-sst-" + std::to_string(::getpid()) + "." + to_string(kind))).string();
-  std::string logical;
+  // The last run's sink outlives the timing: its output is what is hashed.
   std::unique_ptr<RecordSink> previous;
+  MemorySink* memory = nullptr;
   const auto [stats, cpu_stats] = time_runs(
-      o.repeat,
+      Repeats{o.repeat},
       [&] {
         previous.reset();
         if (kind != SinkKind::memory) fs::remove(path);
       },
-      [&](bool last) {
-        MemorySink* memory = nullptr;
+      [&] {
         std::unique_ptr<RecordSink> sink;
         if (kind == SinkKind::memory) {
           auto m = make_memory_sink();
@@ -77,9 +77,9 @@ Run measure(const SstTable& table, WriterKind writer, SinkKind kind, const Bench
         }
         write_sst(writer, table, *sink);
         sink->finish();
-        if (last && memory != nullptr) logical = memory->bytes();
         previous = std::move(sink);
       });
+  std::string logical = memory != nullptr ? std::string(memory->bytes()) : std::string();
   previous.reset();
   std::uint64_t stored = logical.size();
   if (kind != SinkKind::memory) {
@@ -93,9 +93,8 @@ Run measure(const SstTable& table, WriterKind writer, SinkKind kind, const Bench
 // The floor of any writer into memory: the finished bytes copied into a new memory sink in
 // record-sized pieces, with no string handling at all.
 Run measure_copy_floor(const std::string& bytes, int repeat) {
-  std::string logical;
-  std::unique_ptr<MemorySink> previous;
-  const auto [stats, cpu_stats] = time_runs(repeat, [&] { previous.reset(); }, [&](bool last) {
+  std::unique_ptr<MemorySink> previous;  // after the timing, the last run's
+  const auto [stats, cpu_stats] = time_runs(Repeats{repeat}, [&] { previous.reset(); }, [&] {
     auto sink = make_memory_sink();
     sink->expect(bytes.size());  // as the writers do
     for (std::size_t at = 0; at < bytes.size(); at += max_record_data) {
@@ -103,9 +102,9 @@ Run measure_copy_floor(const std::string& bytes, int repeat) {
       std::memcpy(sink->claim(n), bytes.data() + at, n);
     }
     sink->finish();
-    if (last) logical = sink->bytes();
     previous = std::move(sink);
   });
+  const std::string logical(previous->bytes());
   return {"copy", "memory", stats, cpu_stats, sha256_hex(logical), logical.size()};
 }
 

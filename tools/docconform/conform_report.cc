@@ -408,8 +408,8 @@ std::string report_markdown(const RunReport& report) {
   }
   const auto phases = large_phase_runs(report);
   if (!phases.empty()) {
-    md += "\n## Phases on large cases (timed inside each implementation, median of " + std::to_string(phase_repeats) +
-          " runs after one untimed; x reference = seconds / the in-process reference's)\n\n"
+    md += "\n## Phases on large cases (timed inside each implementation: " + phase_timing_text() +
+          "; x reference = seconds / the in-process reference's)\n\n"
           "| case | phase | implementation | seconds | bytes | x reference |\n|---|---|---|---:|---:|---:|\n";
     for (const auto& run : phases) {
       md += "| " + case_key(*run.result->case_file) + " | " + run.phase->name + " | " + run.result->impl + " | " +
@@ -473,8 +473,8 @@ std::string report_html(const RunReport& report) {
   }
   const auto phases = large_phase_runs(report);
   if (!phases.empty()) {
-    html += "<h2>Phases on large cases</h2>\n<p>Timed inside each implementation, median of " + std::to_string(phase_repeats) +
-            " runs after one untimed; x reference = seconds / the in-process reference's.</p>\n"
+    html += "<h2>Phases on large cases</h2>\n<p>Timed inside each implementation: " + phase_timing_text() +
+            "; x reference = seconds / the in-process reference's.</p>\n"
             "<table id=\"phases\"><tr><th>case</th><th>phase</th><th>implementation</th><th>seconds</th><th>bytes</th>"
             "<th>x reference</th></tr>\n";
     for (const auto& run : phases) {

@@ -62,11 +62,18 @@ void append_phase_file(const std::string& path, const PhaseLog& phases) {
   if (!out) throw Error(ErrorKind::io, {path, "", std::nullopt}, "cannot write the phase file");
 }
 
+std::string phase_timing_text() {
+  std::ostringstream text;
+  text << "the median of at least " << phase_min_runs << " runs and " << phase_min_seconds << " s of runs, after one untimed";
+  return text.str();
+}
+
 PhaseTime time_sst_serialization(const sst::SstTable& table, sst::WriterKind writer) {
   // Each run writes into a new sink, as `bench sst` does; the previous one is released off the clock.
   std::unique_ptr<sst::MemorySink> previous;
   std::uint64_t bytes = 0;
-  const auto [wall, cpu] = time_runs(phase_repeats, [&] { previous.reset(); }, [&](bool) {
+  const Repeats repeats{phase_min_runs, phase_min_seconds, phase_max_runs};
+  const auto [wall, cpu] = time_runs(repeats, [&] { previous.reset(); }, [&] {
     auto sink = sst::make_memory_sink();
     bytes = sst::write_sst(writer, table, *sink).bytes;
     sink->finish();

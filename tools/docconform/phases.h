@@ -13,8 +13,14 @@
 namespace docconform::cli {
 
 inline constexpr const char* phase_file_variable = "DOCCONFORM_PHASES";
-// Every phase is the median of this many timed runs, after one untimed.
-inline constexpr int phase_repeats = 5;
+// Every phase is the median of its timed runs after one untimed: at least this many runs,
+// and more until they took this long in all (conformance/SPEC.md section 2).
+inline constexpr int phase_min_runs = 5;
+inline constexpr double phase_min_seconds = 1.0;
+inline constexpr int phase_max_runs = 1000;
+
+// The rule above in words, for the reports.
+std::string phase_timing_text();
 
 struct PhaseTime {
   std::string name;         // [a-z0-9_]+, e.g. sst_serialize

@@ -29,23 +29,37 @@ inline double process_cpu_seconds() {
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
-// A warm-up, then `repeat` timed runs of body(last); prepare runs before each, off the clock.
-// Returns wall-clock and CPU statistics.
+// How many timed runs follow the warm-up: at least `runs`, and more while all of them together
+// took less than `seconds`, up to max_runs. A short piece of work is then timed over as long a
+// stretch as a long one, so a burst of load on the shared host moves its median no more.
+struct Repeats {
+  int runs = 1;
+  double seconds = 0;
+  int max_runs = 1000;
+};
+
+// A warm-up (caches, the page allocator), then the timed runs of body(); prepare runs before
+// each, off the clock. Returns wall-clock and CPU statistics.
 template <class Prepare, class Body>
-std::pair<Stats, Stats> time_runs(int repeat, Prepare prepare, Body body) {
+std::pair<Stats, Stats> time_runs(Repeats repeats, Prepare prepare, Body body) {
+  prepare();
+  body();
   std::vector<double> times;
   std::vector<double> cpu_times;
-  for (int i = 0; i <= repeat; ++i) {
+  double total = 0;
+  const auto more = [&] {
+    const auto n = static_cast<int>(times.size());
+    return n < repeats.runs || (total < repeats.seconds && n < repeats.max_runs);
+  };
+  while (more()) {
     prepare();
     const double c0 = process_cpu_seconds();
     const auto t0 = std::chrono::steady_clock::now();
-    body(i == repeat);
+    body();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const double cpu = process_cpu_seconds() - c0;
-    if (i > 0) {  // run 0 warms caches and the page allocator
-      times.push_back(seconds);
-      cpu_times.push_back(cpu);
-    }
+    cpu_times.push_back(process_cpu_seconds() - c0);
+    times.push_back(seconds);
+    total += seconds;
   }
   return {summarize(times), summarize(cpu_times)};
 }

@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <thread>
 
 #include "conform_report.h"
 #include "docconform/error.h"
@@ -13,6 +15,7 @@
 #include "docconform/sst/strings_file.h"
 #include "docconform/sst/xls.h"
 #include "phases.h"
+#include "run_timing.h"
 
 namespace docconform::cli {
 namespace {
@@ -310,6 +313,24 @@ TEST(PhaseFile, ReadsWhatIsAppendedAndNamesABadLine) {
     }
   }
   fs::remove(path);
+}
+
+TEST(TimeRuns, RunsAtLeastTheCountThenUntilTheSecondsUpToTheCap) {
+  const auto calls = [](Repeats repeats, std::chrono::microseconds each) {
+    int n = 0;
+    time_runs(repeats, [] {}, [&] {
+      ++n;
+      std::this_thread::sleep_for(each);
+    });
+    return n - 1;  // the untimed warm-up aside
+  };
+  EXPECT_EQ(calls({3, 0}, std::chrono::microseconds(0)), 3);
+  EXPECT_EQ(calls({3, 0.001}, std::chrono::microseconds(2000)), 3);  // the count already took longer
+  // Each run sleeps at least 1 ms: 20 ms of runs stop after at most 20 of them.
+  const int until_seconds = calls({3, 0.02}, std::chrono::microseconds(1000));
+  EXPECT_GE(until_seconds, 3);
+  EXPECT_LE(until_seconds, 20);
+  EXPECT_EQ(calls({2, 100.0, 6}, std::chrono::microseconds(0)), 6);
 }
 
 }  // namespace
