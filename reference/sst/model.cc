@@ -67,16 +67,26 @@ void SstTable::append(const SstStringView& s) {
   shape.run_count = static_cast<std::uint16_t>(run_count);
   shape.flags = static_cast<std::uint8_t>((needs_high_byte(s.text) ? flag_high_byte : 0) | (s.runs ? flag_rich_st : 0) |
                                           (s.ext_rst ? flag_ext_st : 0));
-  offsets_.push_back({static_cast<std::uint32_t>(text_.size()), static_cast<std::uint32_t>(runs_.size()),
-                      static_cast<std::uint32_t>(ext_rst_.size())});
-  text_.append(s.text);
-  if (s.runs) runs_.insert(runs_.end(), s.runs->begin(), s.runs->end());
-  if (s.ext_rst) {
-    const auto size = static_cast<std::uint32_t>(ext_size);
-    ext_rst_.append(reinterpret_cast<const char*>(&size), sizeof size);
-    ext_rst_.append(*s.ext_rst);
+  const Offsets at{static_cast<std::uint32_t>(text_.size()), static_cast<std::uint32_t>(runs_.size()),
+                   static_cast<std::uint32_t>(ext_rst_.size())};
+  try {
+    text_.append(s.text);
+    if (s.runs) runs_.insert(runs_.end(), s.runs->begin(), s.runs->end());
+    if (s.ext_rst) {
+      const auto size = static_cast<std::uint32_t>(ext_size);
+      ext_rst_.append(reinterpret_cast<const char*>(&size), sizeof size);
+      ext_rst_.append(*s.ext_rst);
+    }
+    offsets_.push_back(at);
+    shapes_.push_back(shape);
+  } catch (...) {
+    // Out of memory: the pools go back to where they were, since a cursor reads them in order.
+    text_.resize(at.text_at);
+    runs_.resize(at.runs_at);
+    ext_rst_.resize(at.ext_at);
+    offsets_.resize(shapes_.size());
+    throw;
   }
-  shapes_.push_back(shape);
   table_bytes_ = bytes;
   string_bytes_ += string_header_bytes(shape.flags) + (s.text.size() << (shape.flags & flag_high_byte)) + 4 * run_count + ext_size;
 }

@@ -3,9 +3,9 @@
 //
 // SstTable is a packed string pool: all texts in one char16_t buffer, all runs in one FormatRun
 // buffer, all ExtRst blocks in one byte buffer (each after its 4-byte size), a 6-byte shape per
-// string (length, run count, flags) and, for random access only, 12 bytes of offsets. Writers walk a million strings as a
-// few sequential streams (SstTable::Cursor) instead of a million scattered heap blocks, and
-// every string is checked against the limits once, when it is appended.
+// string (length, run count, flags) and, for random access only, 12 bytes of offsets. Writers
+// walk a million strings as a few sequential streams (SstTable::Cursor) instead of a million
+// scattered heap blocks, and every string is checked against the limits once, when appended.
 #pragma once
 
 #include <array>
