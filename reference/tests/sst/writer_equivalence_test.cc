@@ -1,5 +1,7 @@
 // The fast writer against the naive oracle, every sink against memory, reader(writer(x)) == x.
 #include <gtest/gtest.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -198,6 +200,45 @@ TEST(WriterEquivalence, RandomAccessFileBackPatchesHeadersStraddlingAThreadHandO
       file->finish();
       EXPECT_EQ(read_sink_file(SinkKind::file, path), std::string(memory.bytes())) << "header at " << header_at;
     }
+  }
+  std::filesystem::remove_all(dir);
+}
+
+std::uint64_t allocated_bytes(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) ADD_FAILURE() << "cannot stat " << path;
+  return static_cast<std::uint64_t>(st.st_blocks) * 512;
+}
+
+// Whether files under dir can have blocks allocated past their end.
+bool allocates_ahead(const std::filesystem::path& dir) {
+  const std::string probe = (dir / "probe").string();
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  const bool ok = fd >= 0 && ::fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, 1 << 20) == 0;
+  if (fd >= 0) ::close(fd);
+  std::filesystem::remove(probe);
+  return ok;
+}
+
+TEST(WriterEquivalence, FileSinksAllocateWhatTheyExpectAndGiveBackTheRest) {
+  // Told to expect 8 MiB, the file holds that room while the writer runs; finished after one
+  // short record, it keeps only what it holds.
+  const auto dir = std::filesystem::temp_directory_path() / ("sst_reserve_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  if (!allocates_ahead(dir)) {
+    std::filesystem::remove_all(dir);
+    GTEST_SKIP() << "the filesystem under " << dir << " does not allocate ahead";
+  }
+  for (const SinkKind kind : {SinkKind::file, SinkKind::stream}) {
+    const std::string path = (dir / to_string(kind)).string();
+    auto sink = make_file_sink(kind, path);
+    sink->expect(8u << 20);
+    EXPECT_GE(allocated_bytes(path), 8u << 20) << to_string(kind);
+    std::uint8_t* record = sink->claim(4 + 300);
+    std::memset(record, 0x2A, 4 + 300);
+    sink->finish();
+    EXPECT_EQ(std::filesystem::file_size(path), 304u) << to_string(kind);
+    EXPECT_LE(allocated_bytes(path), 64u << 10) << to_string(kind);
   }
   std::filesystem::remove_all(dir);
 }

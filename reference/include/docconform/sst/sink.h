@@ -39,7 +39,8 @@ class RecordSink {
   virtual void retract(std::size_t bytes) = 0;
 
   // A hint before writing: about `bytes` bytes will follow. The memory sink maps them at once
-  // and has another thread fault their pages in ahead of the writer.
+  // and has another thread fault their pages in ahead of the writer; the uncompressed file
+  // sinks allocate the file's blocks for them (and give back what was not written).
   virtual void expect(std::uint64_t bytes) { (void)bytes; }
 
   // Flushes and closes; no calls afterwards.
