@@ -36,11 +36,14 @@ def main():
             problems.append("runs are for threads %s, expected [1, 2]" % [r.get("threads") for r in d["runs"]])
         for r in d["runs"]:
             for key in ("median_s", "min_s", "max_s", "speedup", "cpu_utilization", "allocs_per_cell", "bytes_per_cell",
-                        "peak_rss_bytes", "phase_a_s", "phase_b_s", "phase_c_s"):
+                        "peak_rss_bytes", "phase_a_s", "phase_b_s", "phase_c_s", "inflate_only_s", "vs_inflate_only",
+                        "cpu_vs_inflate_only_cpu"):
                 if key not in r:
                     problems.append("run %s lacks %s" % (r.get("threads"), key))
             if not 0 < r.get("min_s", 0) <= r.get("median_s", 0) <= r.get("max_s", 0):
                 problems.append("run %s has inconsistent times" % r.get("threads"))
+            if not (r.get("inflate_only_s", 0) > 0 and r.get("vs_inflate_only", 0) > 0):
+                problems.append("run %s has no floor or ratio to it" % r.get("threads"))
     for p in problems:
         print("bench xlsx JSON: " + p)
     return 1 if problems else 0
