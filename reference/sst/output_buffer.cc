@@ -8,7 +8,9 @@ namespace docconform::sst {
 
 OutputBuffer::OutputBuffer(Write write)
     : write_(std::move(write)),
-      buffers_{std::vector<std::uint8_t>(file_sink_buffer_bytes), std::vector<std::uint8_t>(file_sink_buffer_bytes)},
+      // Not zero-filled: every byte is written before it is handed off.
+      buffers_{std::make_unique_for_overwrite<std::uint8_t[]>(file_sink_buffer_bytes),
+               std::make_unique_for_overwrite<std::uint8_t[]>(file_sink_buffer_bytes)},
       thread_([this] { run(); }) {}
 
 OutputBuffer::~OutputBuffer() {
@@ -27,7 +29,7 @@ void OutputBuffer::hand_off() {
     // The other buffer is refilled next: its write must be over.
     std::unique_lock lock(mutex_);
     wait_idle(lock);
-    job_data_ = buffers_[current_].data();
+    job_data_ = buffers_[current_].get();
     job_size_ = fill_;
     job_at_ = handed_off_;
   }

@@ -8,9 +8,11 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
-#include <vector>
+
+#include "docconform/sst/sink.h"
 
 namespace docconform::sst {
 
@@ -26,8 +28,8 @@ class OutputBuffer {
 
   // `bytes` (at most the buffer's size) in the current buffer, handing it off first when full.
   std::uint8_t* claim(std::size_t bytes) {
-    if (buffers_[current_].size() - fill_ < bytes) hand_off();
-    std::uint8_t* area = buffers_[current_].data() + fill_;
+    if (file_sink_buffer_bytes - fill_ < bytes) hand_off();
+    std::uint8_t* area = buffers_[current_].get() + fill_;
     fill_ += bytes;
     return area;
   }
@@ -35,7 +37,7 @@ class OutputBuffer {
   std::uint64_t position() const { return handed_off_ + fill_; }
   // The byte at stream position `at` while it is still in the current buffer, else nullptr.
   std::uint8_t* unwritten(std::uint64_t at) {
-    return at >= handed_off_ ? buffers_[current_].data() + (at - handed_off_) : nullptr;
+    return at >= handed_off_ ? buffers_[current_].get() + (at - handed_off_) : nullptr;
   }
 
   // Hands off the current buffer, unless it is empty.
@@ -53,7 +55,7 @@ class OutputBuffer {
   void wait_idle(std::unique_lock<std::mutex>& lock);
 
   Write write_;
-  std::vector<std::uint8_t> buffers_[2];
+  std::unique_ptr<std::uint8_t[]> buffers_[2];  // file_sink_buffer_bytes each
   int current_ = 0;
   std::size_t fill_ = 0;
   std::uint64_t handed_off_ = 0;  // stream position of the current buffer's first byte
