@@ -238,10 +238,18 @@ PartStream::PartStream(const Package& package, const std::string& part, bool cha
   part_ = package.entry_name(*index);
   declared_ = package.check_declared_size(*index);
   zip_ = package.acquire_handle();
+  // A deflated entry is read raw and inflated here (deflated_entry.h); libzip decompresses the
+  // rest (stored, other methods, encrypted).
+  zip_stat_t stat;
+  zip_stat_init(&stat);
+  const bool deflated = zip_stat_index(zip_, *index, 0, &stat) == 0 && (stat.valid & ZIP_STAT_COMP_METHOD) &&
+                        stat.comp_method == ZIP_CM_DEFLATE && (stat.valid & ZIP_STAT_ENCRYPTION_METHOD) &&
+                        stat.encryption_method == ZIP_EM_NONE && (stat.valid & ZIP_STAT_CRC);
   {
     const std::lock_guard lock(open_mutex());
-    file_ = zip_fopen_index(zip_, *index, 0);
+    file_ = zip_fopen_index(zip_, *index, deflated ? ZIP_FL_COMPRESSED : 0);
   }
+  if (file_ != nullptr && deflated) deflated_ = std::make_unique<DeflatedEntry>(file_, stat.crc);
   if (file_ == nullptr) {
     const std::string message = zip_error_text(zip_get_error(zip_));
     zip_discard(zip_);
@@ -250,6 +258,7 @@ PartStream::PartStream(const Package& package, const std::string& part, bool cha
 }
 
 PartStream::~PartStream() {
+  deflated_.reset();  // before the file it reads
   if (file_ != nullptr) zip_fclose(file_);
   if (zip_ != nullptr) package_.release_handle(zip_);
 }
@@ -258,11 +267,21 @@ std::size_t PartStream::read(std::string& out, std::size_t max) {
   if (done_ || max == 0) return 0;
   const std::size_t start = out.size();
   out.resize(start + max);
-  const zip_int64_t n = zip_fread(file_, out.data() + start, max);
-  if (n < 0) {
-    out.resize(start);
-    package_.fail(ErrorKind::format, part_, position_,
-                  "corrupt compressed data: " + std::string(zip_file_strerror(file_)));
+  zip_int64_t n = 0;
+  if (deflated_) {
+    try {
+      n = static_cast<zip_int64_t>(deflated_->read(reinterpret_cast<std::uint8_t*>(out.data() + start), max));
+    } catch (const CorruptEntry& e) {
+      out.resize(start);
+      package_.fail(ErrorKind::format, part_, position_ + e.produced, "corrupt compressed data: " + e.message);
+    }
+  } else {
+    n = zip_fread(file_, out.data() + start, max);
+    if (n < 0) {
+      out.resize(start);
+      package_.fail(ErrorKind::format, part_, position_,
+                    "corrupt compressed data: " + std::string(zip_file_strerror(file_)));
+    }
   }
   out.resize(start + static_cast<std::size_t>(n));
   if (n == 0) {

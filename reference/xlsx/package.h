@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "docconform/error.h"
+#include "deflated_entry.h"
 #include "docconform/xlsx/workbook.h"
 
 namespace docconform::xlsx {
@@ -92,6 +94,7 @@ class PartStream {
   std::string part_;
   zip_t* zip_ = nullptr;
   zip_file_t* file_ = nullptr;
+  std::unique_ptr<DeflatedEntry> deflated_;  // set when file_ is a deflated entry's raw bytes
   std::uint64_t position_ = 0;
   std::uint64_t declared_ = 0;
   bool done_ = false;

@@ -18,19 +18,82 @@ Error error_of(const std::string& bytes, const LoadOptions& options = {}) {
   return Error(ErrorKind::usage, {}, "");
 }
 
-// Sets the uncompressed size an entry declares in the central directory.
-void patch_declared_size(std::string& zip, const std::string& name, std::uint32_t size) {
+// Fields of an entry's central directory record.
+constexpr std::size_t central_crc = 16, central_compressed_size = 20, central_size = 24;
+
+// Sets a 32-bit field of an entry's central directory record.
+void patch_central_field(std::string& zip, const std::string& name, std::size_t field, std::uint32_t value) {
   std::size_t at = 0;
   while ((at = zip.find("PK\x01\x02", at)) != std::string::npos) {
     std::uint16_t name_length;
     std::memcpy(&name_length, zip.data() + at + 28, 2);
     if (zip.compare(at + 46, name_length, name) == 0) {
-      std::memcpy(zip.data() + at + 24, &size, 4);
+      std::memcpy(zip.data() + at + field, &value, 4);
       return;
     }
     at += 4;
   }
   FAIL() << "entry not found";
+}
+
+std::uint32_t central_field(const std::string& zip, const std::string& name, std::size_t field) {
+  const std::size_t at = zip.find(name, zip.find("PK\x01\x02")) - 46;
+  std::uint32_t value;
+  std::memcpy(&value, zip.data() + at + field, 4);
+  return value;
+}
+
+void patch_declared_size(std::string& zip, const std::string& name, std::uint32_t size) {
+  patch_central_field(zip, name, central_size, size);
+}
+
+// Every way a sheet is read: serial, threads, one chunk or many, inflated in the workers or not.
+std::vector<LoadOptions> every_read_mode() {
+  std::vector<LoadOptions> modes;
+  for (const bool parallel : {false, true}) {
+    for (const std::size_t chunk : {std::size_t{0}, std::size_t{512}}) {
+      for (const InflateMode inflate : {InflateMode::serial, InflateMode::workers}) {
+        LoadOptions o;
+        o.parallel = parallel;
+        o.threads = 2;
+        o.chunk_bytes = chunk;
+        o.inflate = inflate;
+        modes.push_back(o);
+      }
+    }
+  }
+  return modes;
+}
+
+std::string rows_of_numbers(int rows) {
+  std::string data;
+  for (int r = 1; r <= rows; ++r) data += "<row r=\"" + std::to_string(r) + "\"><c><v>" + std::to_string(r * 7) + "</v></c></row>";
+  return data;
+}
+
+TEST(XlsxBadInput, AWrongCrcFailsAtThePartsEndNamingIt) {
+  const std::string sheet_xml = sheet(rows_of_numbers(3000));
+  std::string bytes = workbook_with_sheet(sheet_xml);
+  const std::string part = "xl/worksheets/sheet1.xml";
+  patch_central_field(bytes, part, central_crc, central_field(bytes, part, central_crc) ^ 1);
+  for (const LoadOptions& o : every_read_mode()) {
+    const Error e = error_of(bytes, o);
+    EXPECT_EQ(e.kind(), ErrorKind::format) << e.what();
+    EXPECT_EQ(e.context().part, part) << e.what();
+    EXPECT_EQ(e.context().offset, sheet_xml.size()) << e.what();  // known only once all is inflated
+    EXPECT_NE(std::string(e.what()).find("CRC"), std::string::npos) << e.what();
+  }
+}
+
+TEST(XlsxBadInput, DeflateDataCutShortIsAFormatError) {
+  std::string bytes = workbook_with_sheet(sheet(rows_of_numbers(3000)));
+  const std::string part = "xl/worksheets/sheet1.xml";
+  patch_central_field(bytes, part, central_compressed_size, central_field(bytes, part, central_compressed_size) / 2);
+  for (const LoadOptions& o : every_read_mode()) {
+    const Error e = error_of(bytes, o);
+    EXPECT_EQ(e.kind(), ErrorKind::format) << e.what();
+    EXPECT_EQ(e.context().part, part) << e.what();
+  }
 }
 
 TEST(XlsxBadInput, CorruptZip) {

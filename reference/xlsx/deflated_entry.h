@@ -1,0 +1,45 @@
+// A deflated zip entry inflated from its raw bytes: zlib's inflate, as libzip runs it, with the
+// CRC-32 check done by libdeflate, whose carry-less multiplication runs about five times the
+// rate of zlib's table-driven CRC. In a large load that check was a tenth of the time.
+#pragma once
+
+#include <zip.h>
+#include <zlib.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace docconform::xlsx {
+
+// Bad data, a CRC-32 mismatch or an early end; `produced` bytes of this read came before it.
+struct CorruptEntry {
+  std::string message;
+  std::size_t produced = 0;
+};
+
+class DeflatedEntry {
+ public:
+  // raw: the entry opened with ZIP_FL_COMPRESSED (the caller closes it); crc: the central
+  // directory's CRC-32 of the inflated data.
+  DeflatedEntry(zip_file_t* raw, std::uint32_t crc);
+  ~DeflatedEntry();
+  DeflatedEntry(const DeflatedEntry&) = delete;
+  DeflatedEntry& operator=(const DeflatedEntry&) = delete;
+
+  // Inflates up to max bytes into out; returns how many, 0 once the data has ended and its
+  // CRC-32 matched. Throws CorruptEntry.
+  std::size_t read(std::uint8_t* out, std::size_t max);
+
+ private:
+  zip_file_t* raw_;
+  std::uint32_t expected_crc_;
+  std::uint32_t crc_ = 0;
+  z_stream z_{};
+  std::unique_ptr<std::uint8_t[]> input_;
+  bool input_ended_ = false;
+  bool stream_ended_ = false;
+};
+
+}  // namespace docconform::xlsx
