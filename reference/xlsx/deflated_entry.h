@@ -1,6 +1,7 @@
 // A deflated zip entry inflated from its raw bytes: zlib's inflate, as libzip runs it, with the
-// CRC-32 check done by libdeflate, whose carry-less multiplication runs about five times the
-// rate of zlib's table-driven CRC. In a large load that check was a tenth of the time.
+// CRC-32 check done by libdeflate, whose carry-less multiplication runs at about four times the
+// rate of zlib's tables (11 GB/s against 2.7 here). Through libzip, the check of the 1M-row
+// file's 292 MB of XML took 0.11 s of a 0.76 s one-thread load.
 #pragma once
 
 #include <zip.h>
