@@ -108,46 +108,46 @@ struct Run {
 // A timing of the floor: wall and CPU seconds.
 using Floor = std::function<std::pair<double, double>()>;
 
-// `repeat` loads; with a floor, each follows a run of it, so that a load and its floor see the
-// same state of the shared host.
-Run measure(const std::string& bytes, const xlsx::LoadOptions& options, unsigned repeat, std::size_t& cells,
-            const Floor& floor = {}) {
+// One load into run; with a floor, after a run of it, so that a load and its floor see the same
+// state of the shared host.
+void load_once(const std::string& bytes, const xlsx::LoadOptions& options, std::size_t& cells, Run& run,
+               const Floor& floor = {}) {
+  if (floor) {
+    const auto [wall, cpu] = floor();
+    run.floor.push_back(wall);
+    run.floor_cpu.push_back(cpu);
+  }
+  reset_peak_rss();
+  xlsx::LoadStats stats;
+  const AllocStats before = alloc_snapshot();
+  const double cpu0 = process_cpu_s();
+  const double t0 = now_s();
+  const xlsx::Workbook wb = xlsx::load_workbook(bytes, options, "bench", &stats);
+  const double t1 = now_s();
+  const double cpu1 = process_cpu_s();
+  const AllocStats used = alloc_snapshot() - before;
+  run.peak_rss = std::max(run.peak_rss, peak_rss_bytes());
+  cells = wb.cell_count();
+  run.wall.push_back(t1 - t0);
+  run.cpu.push_back(cpu1 - cpu0);
+  if (floor) {
+    run.vs_floor.push_back(run.wall.back() / run.floor.back());
+    run.cpu_vs_floor_cpu.push_back(run.cpu.back() / run.floor_cpu.back());
+  }
+  run.cpu_ratio.push_back((cpu1 - cpu0) / std::max(t1 - t0, 1e-9));
+  run.a.push_back(stats.phase_a_s);
+  run.b.push_back(stats.phase_b_s);
+  run.shared_strings_beside_sheets = stats.shared_strings_beside_sheets;
+  run.c.push_back(stats.phase_c_s);
+  const double n = static_cast<double>(std::max<std::size_t>(cells, 1));
+  run.allocs_per_cell = static_cast<double>(used.total_count()) / n;
+  run.bytes_per_cell = static_cast<double>(used.total_bytes()) / n;
+}
+
+Run measure(const std::string& bytes, const xlsx::LoadOptions& options, unsigned repeat, std::size_t& cells) {
   Run run;
   run.threads = options.parallel ? options.threads : 1;
-  for (unsigned i = 0; i < repeat; ++i) {
-    if (floor) {
-      const auto [wall, cpu] = floor();
-      run.floor.push_back(wall);
-      run.floor_cpu.push_back(cpu);
-    }
-    reset_peak_rss();
-    xlsx::LoadStats stats;
-    const AllocStats before = alloc_snapshot();
-    const double cpu0 = process_cpu_s();
-    const double t0 = now_s();
-    {
-      const xlsx::Workbook wb = xlsx::load_workbook(bytes, options, "bench", &stats);
-      const double t1 = now_s();
-      const double cpu1 = process_cpu_s();
-      const AllocStats used = alloc_snapshot() - before;
-      run.peak_rss = std::max(run.peak_rss, peak_rss_bytes());
-      cells = wb.cell_count();
-      run.wall.push_back(t1 - t0);
-      run.cpu.push_back(cpu1 - cpu0);
-      if (floor) {
-        run.vs_floor.push_back(run.wall.back() / run.floor.back());
-        run.cpu_vs_floor_cpu.push_back(run.cpu.back() / run.floor_cpu.back());
-      }
-      run.cpu_ratio.push_back((cpu1 - cpu0) / std::max(t1 - t0, 1e-9));
-      run.a.push_back(stats.phase_a_s);
-      run.b.push_back(stats.phase_b_s);
-      run.shared_strings_beside_sheets = stats.shared_strings_beside_sheets;
-      run.c.push_back(stats.phase_c_s);
-      const double n = static_cast<double>(std::max<std::size_t>(cells, 1));
-      run.allocs_per_cell = static_cast<double>(used.total_count()) / n;
-      run.bytes_per_cell = static_cast<double>(used.total_bytes()) / n;
-    }
-  }
+  for (unsigned i = 0; i < repeat; ++i) load_once(bytes, options, cells, run);
   return run;
 }
 
@@ -197,27 +197,23 @@ std::vector<std::string> worksheet_parts(const std::string& bytes, const std::st
   return parts;
 }
 
-// This machine's parallel limit for the same work: n threads each loading its own copy
-// (nothing shared) against one thread loading all n copies.
-double ceiling_speedup(const std::string& bytes, unsigned n, unsigned repeat) {
-  if (n <= 1) return 1;
-  std::vector<std::string> copies(n, bytes);
+// This machine's parallel limit for the same work, in one round: n threads each loading its
+// own copy (nothing shared) against one thread loading all n copies. The copies exist only
+// here, so that they are not in the loads' peak RSS.
+double ceiling_round(const std::string& bytes, unsigned n) {
+  const std::vector<std::string> copies(n, bytes);
   xlsx::LoadOptions serial;
   serial.parallel = false;
-  std::vector<double> one, many;
-  for (unsigned r = 0; r < repeat; ++r) {
-    double t0 = now_s();
-    for (const auto& copy : copies) xlsx::load_workbook(copy, serial, "ceiling");
-    one.push_back(now_s() - t0);
-    t0 = now_s();
-    std::vector<std::thread> threads;
-    for (unsigned i = 0; i < n; ++i) {
-      threads.emplace_back([&, i] { xlsx::load_workbook(copies[i], serial, "ceiling"); });
-    }
-    for (auto& t : threads) t.join();
-    many.push_back(now_s() - t0);
+  double t0 = now_s();
+  for (const auto& copy : copies) xlsx::load_workbook(copy, serial, "ceiling");
+  const double one = now_s() - t0;
+  t0 = now_s();
+  std::vector<std::thread> threads;
+  for (const auto& copy : copies) {
+    threads.emplace_back([&copy, &serial] { xlsx::load_workbook(copy, serial, "ceiling"); });
   }
-  return median(one) / median(many);
+  for (auto& t : threads) t.join();
+  return one / (now_s() - t0);
 }
 
 std::string load_average() {
@@ -256,24 +252,35 @@ void run_bench(const BenchFlags& flags) {
     return std::pair(wall, cpu);
   };
 
+  // Rounds: in each, every thread count's load (after its floor), then the ceiling, so that the
+  // speedups and the ceiling they are judged against see the same state of the host.
   std::size_t cells = 0;
-  std::vector<Run> runs;
+  std::vector<Run> runs(thread_counts.size());
+  for (std::size_t k = 0; k < thread_counts.size(); ++k) runs[k].threads = thread_counts[k];
+  const std::size_t widest = static_cast<std::size_t>(std::max_element(thread_counts.begin(), thread_counts.end()) - thread_counts.begin());
+  const unsigned max_threads = thread_counts[widest];
+  std::vector<double> ceilings, of_ceiling;
+  for (unsigned i = 0; i < repeat; ++i) {
+    std::cerr << "  round " << i + 1 << ": threads " << flags.threads << (max_threads > 1 ? ", ceiling" : "") << "\n";
+    for (std::size_t k = 0; k < thread_counts.size(); ++k) {
+      xlsx::LoadOptions o = base;
+      o.parallel = true;
+      o.threads = thread_counts[k];
+      load_once(bytes, o, cells, runs[k], sheets_inflated);
+    }
+    if (max_threads > 1) {
+      ceilings.push_back(ceiling_round(bytes, max_threads));
+      of_ceiling.push_back(runs.front().wall.back() / runs[widest].wall.back() / ceilings.back());
+    }
+  }
   std::vector<double> floor_times, floor_cpu;
-  for (const unsigned t : thread_counts) {
-    xlsx::LoadOptions o = base;
-    o.parallel = true;
-    o.threads = t;
-    std::cerr << "  threads " << t << "\n";
-    runs.push_back(measure(bytes, o, repeat, cells, sheets_inflated));
-    runs.back().threads = t;
-    floor_times.insert(floor_times.end(), runs.back().floor.begin(), runs.back().floor.end());
-    floor_cpu.insert(floor_cpu.end(), runs.back().floor_cpu.begin(), runs.back().floor_cpu.end());
+  for (const Run& r : runs) {
+    floor_times.insert(floor_times.end(), r.floor.begin(), r.floor.end());
+    floor_cpu.insert(floor_cpu.end(), r.floor_cpu.begin(), r.floor_cpu.end());
   }
   const double floor = median(floor_times);
   const double floor_cpu_s = median(floor_cpu);
-  const unsigned max_threads = *std::max_element(thread_counts.begin(), thread_counts.end());
-  std::cerr << "  ceiling (" << max_threads << " independent loads)\n";
-  const double ceiling = ceiling_speedup(bytes, max_threads, repeat);
+  const double ceiling = ceilings.empty() ? 1 : median(ceilings);
 
   // Both inflate modes side by side at every thread count (the default is the faster one).
   std::vector<std::pair<std::string, std::vector<double>>> modes;
@@ -321,9 +328,12 @@ void run_bench(const BenchFlags& flags) {
         << ", \"phase_c_s\": " << number(median(r.c))
         << ", \"shared_strings_beside_sheets\": " << (r.shared_strings_beside_sheets ? "true" : "false")
         << ", \"inflate_only_s\": " << number(median(r.floor)) << ", \"vs_inflate_only\": " << number(median(r.vs_floor))
-        // The ceiling is measured for the largest thread count only; one thread is its own ceiling.
+        // The ceiling is measured for the largest thread count only, in every round: the median
+        // of each round's speedup over that round's ceiling. One thread is its own ceiling.
         << ", \"fraction_of_ceiling\": "
-        << (r.threads == max_threads ? number(base_median / m / ceiling) : r.threads == 1 ? number(base_median / m) : "null")
+        << (r.threads == max_threads && !of_ceiling.empty() ? number(median(of_ceiling))
+            : r.threads == 1                                 ? number(base_median / m)
+                                                             : "null")
         << "}"
         << (i + 1 < runs.size() ? "," : "") << "\n";
     }
