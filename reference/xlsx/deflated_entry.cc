@@ -3,6 +3,7 @@
 #include <libdeflate.h>
 
 #include <algorithm>
+#include <new>
 
 namespace docconform::xlsx {
 namespace {
@@ -14,7 +15,7 @@ constexpr std::size_t input_bytes = 64 << 10;
 
 DeflatedEntry::DeflatedEntry(zip_file_t* raw, std::uint32_t crc)
     : raw_(raw), expected_crc_(crc), input_(std::make_unique_for_overwrite<std::uint8_t[]>(input_bytes)) {
-  if (inflateInit2(&z_, -MAX_WBITS) != Z_OK) throw CorruptEntry{"inflateInit2 failed", 0};
+  if (inflateInit2(&z_, -MAX_WBITS) != Z_OK) throw std::bad_alloc();  // its only failure with valid arguments
 }
 
 DeflatedEntry::~DeflatedEntry() { inflateEnd(&z_); }

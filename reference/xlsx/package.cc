@@ -249,7 +249,15 @@ PartStream::PartStream(const Package& package, const std::string& part, bool cha
     const std::lock_guard lock(open_mutex());
     file_ = zip_fopen_index(zip_, *index, deflated ? ZIP_FL_COMPRESSED : 0);
   }
-  if (file_ != nullptr && deflated) deflated_ = std::make_unique<DeflatedEntry>(file_, stat.crc);
+  if (file_ != nullptr && deflated) {
+    try {
+      deflated_ = std::make_unique<DeflatedEntry>(file_, stat.crc);
+    } catch (...) {  // out of memory: no destructor runs for a half-made stream
+      zip_fclose(file_);
+      package.release_handle(zip_);
+      throw;
+    }
+  }
   if (file_ == nullptr) {
     const std::string message = zip_error_text(zip_get_error(zip_));
     zip_discard(zip_);
