@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -50,44 +51,80 @@ struct Run {
   Stats cpu_stats;  // CPU seconds of the process, all threads (user + system): what the machine's load does not inflate
   std::string sha256;
   std::uint64_t stored_bytes = 0;  // what the sink left: in memory, or on disk (compressed for zlib, lz4)
+  std::vector<double> wall, cpu;   // per round
 };
 
-// One writer x sink: sink creation, writing, finish. The previous run's sink is destroyed and
-// its file deleted before the clock starts: unmapping 40 MB, or truncating 40 MB of page cache
-// in open(O_TRUNC), is not part of writing an SST (POI's timing leaves its array to the GC).
-Run measure(const SstTable& table, WriterKind writer, SinkKind kind, const BenchOptions& o) {
-  const std::string path = (fs::path(o.dir) / ("docconform-bench-sst-" + std::to_string(::getpid()) + "." + to_string(kind))).string();
-  // The last run's sink outlives the timing: its output is what is hashed.
-  std::unique_ptr<RecordSink> previous;
-  MemorySink* memory = nullptr;
-  const auto [stats, cpu_stats] = time_runs(
-      Repeats{o.repeat},
-      [&] {
-        previous.reset();
-        if (kind != SinkKind::memory) fs::remove(path);
-      },
-      [&] {
-        std::unique_ptr<RecordSink> sink;
-        if (kind == SinkKind::memory) {
-          auto m = make_memory_sink();
-          memory = m.get();
-          sink = std::move(m);
-        } else {
-          sink = make_file_sink(kind, path);
-        }
-        write_sst(writer, table, *sink);
-        sink->finish();
-        previous = std::move(sink);
-      });
-  std::string logical = memory != nullptr ? std::string(memory->bytes()) : std::string();
-  previous.reset();
-  std::uint64_t stored = logical.size();
-  if (kind != SinkKind::memory) {
-    logical = read_sink_file(kind, path);
-    stored = fs::file_size(path);
-    fs::remove(path);
+// One writer into a group of sinks, in rounds: each round writes once into each sink in turn,
+// so the sinks of a round share the state of the shared host, and a ratio between two sinks is
+// the median of the rounds' ratios (paired()). One untimed round first. Timed: sink creation,
+// writing, finish. A sink's previous output is destroyed (its file deleted) before the clock
+// starts: unmapping 40 MB, or truncating 40 MB of page cache in open(O_TRUNC), is not part of
+// writing an SST (POI's timing leaves its array to the GC).
+std::vector<Run> measure(const SstTable& table, WriterKind writer, const std::vector<SinkKind>& kinds, const BenchOptions& o) {
+  struct Target {
+    SinkKind kind;
+    std::string path;
+    std::unique_ptr<RecordSink> previous;  // after the rounds, the last one's output is hashed
+    MemorySink* memory = nullptr;
+  };
+  std::vector<Target> targets;
+  for (const SinkKind kind : kinds) {
+    targets.push_back({kind, (fs::path(o.dir) / ("docconform-bench-sst-" + std::to_string(::getpid()) + "." + to_string(kind))).string(), nullptr, nullptr});
   }
-  return {to_string(writer), to_string(kind), stats, cpu_stats, sha256_hex(logical), stored};
+  std::vector<Run> runs(targets.size());
+  for (int round = 0; round <= o.repeat; ++round) {
+    for (std::size_t k = 0; k < targets.size(); ++k) {
+      Target& t = targets[k];
+      t.previous.reset();
+      if (t.kind != SinkKind::memory) fs::remove(t.path);
+      const double c0 = process_cpu_seconds();
+      const auto t0 = std::chrono::steady_clock::now();
+      std::unique_ptr<RecordSink> sink;
+      if (t.kind == SinkKind::memory) {
+        auto m = make_memory_sink();
+        t.memory = m.get();
+        sink = std::move(m);
+      } else {
+        sink = make_file_sink(t.kind, t.path);
+      }
+      write_sst(writer, table, *sink);
+      sink->finish();
+      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      const double cpu = process_cpu_seconds() - c0;
+      t.previous = std::move(sink);
+      if (round == 0) continue;  // the warm-up
+      runs[k].wall.push_back(seconds);
+      runs[k].cpu.push_back(cpu);
+    }
+  }
+  for (std::size_t k = 0; k < targets.size(); ++k) {
+    Target& t = targets[k];
+    std::string logical = t.memory != nullptr ? std::string(t.memory->bytes()) : std::string();
+    t.previous.reset();
+    std::uint64_t stored = logical.size();
+    if (t.kind != SinkKind::memory) {
+      logical = read_sink_file(t.kind, t.path);
+      stored = fs::file_size(t.path);
+      fs::remove(t.path);
+    }
+    Run& r = runs[k];
+    r.writer = to_string(writer);
+    r.sink = to_string(t.kind);
+    r.stats = summarize(r.wall);
+    r.cpu_stats = summarize(r.cpu);
+    r.sha256 = sha256_hex(logical);
+    r.stored_bytes = stored;
+  }
+  return runs;
+}
+
+// The median over rounds of a's time over b's: a ratio measured side by side.
+double paired(const Run& a, const Run& b, bool cpu) {
+  const std::vector<double>& x = cpu ? a.cpu : a.wall;
+  const std::vector<double>& y = cpu ? b.cpu : b.wall;
+  std::vector<double> ratios;
+  for (std::size_t i = 0; i < std::min(x.size(), y.size()); ++i) ratios.push_back(x[i] / y[i]);
+  return ratios.empty() ? 0 : summarize(ratios).median;
 }
 
 // The floor of any writer into memory: the finished bytes copied into a new memory sink in
@@ -105,7 +142,7 @@ Run measure_copy_floor(const std::string& bytes, int repeat) {
     previous = std::move(sink);
   });
   const std::string logical(previous->bytes());
-  return {"copy", "memory", stats, cpu_stats, sha256_hex(logical), logical.size()};
+  return {"copy", "memory", stats, cpu_stats, sha256_hex(logical), logical.size(), {}, {}};
 }
 
 // Runs the Java harness on the SST records; returns its key=value output.
@@ -140,11 +177,26 @@ void bench(const BenchOptions& o) {
   const std::size_t extsst_record = 4 + 2 + 8 * extsst_bucket_count(table.size());
   const std::string sst_records = reference.substr(0, reference.size() - extsst_record);
 
+  // The sinks that store the bytes as they are take turns round by round, so their ratios to
+  // memory are paired. The compressors run on their own: their runs take 5 to 100 times as
+  // long, and between them the memory sink measured about a third slower.
+  std::vector<std::vector<SinkKind>> groups(1);
+  for (const auto& s : o.sinks) {
+    const SinkKind kind = parse_sink_kind(s);
+    if (kind == SinkKind::zlib || kind == SinkKind::lz4) {
+      groups.push_back({kind});
+    } else {
+      groups.front().push_back(kind);
+    }
+  }
   std::vector<Run> runs;
   for (const auto& w : o.writers) {
-    for (const auto& s : o.sinks) {
-      std::cerr << "bench sst: " << w << " -> " << s << "\n";
-      runs.push_back(measure(table, parse_writer_kind(w), parse_sink_kind(s), o));
+    for (const auto& group : groups) {
+      if (group.empty()) continue;
+      std::string names;
+      for (const SinkKind kind : group) names += (names.empty() ? "" : ",") + std::string(to_string(kind));
+      std::cerr << "bench sst: " << w << " -> " << names << ", " << o.repeat << " rounds\n";
+      for (Run& r : measure(table, parse_writer_kind(w), group, o)) runs.push_back(std::move(r));
     }
   }
   std::cerr << "bench sst: copy floor\n";
@@ -159,12 +211,18 @@ void bench(const BenchOptions& o) {
     poi = run_poi(reference, o);
   }
   const double mb = static_cast<double>(reference.size()) / 1e6;
-  const auto median_of = [&runs](const std::string& w, const std::string& s, bool cpu = false) -> double {
+  const auto find = [&runs](const std::string& w, const std::string& s) -> const Run* {
     for (const Run& r : runs) {
-      if (r.writer == w && r.sink == s) return cpu ? r.cpu_stats.median : r.stats.median;
+      if (r.writer == w && r.sink == s) return &r;
     }
-    return 0;
+    return nullptr;
   };
+  const auto median_of = [&find](const std::string& w, const std::string& s, bool cpu = false) -> double {
+    const Run* r = find(w, s);
+    return r == nullptr ? 0 : cpu ? r->cpu_stats.median : r->stats.median;
+  };
+  // Two runs of the same sink or writer, side by side round by round, else 0.
+  const auto paired_of = [](const Run* a, const Run* b, bool cpu) { return a && b ? paired(*a, *b, cpu) : 0; };
 
   std::string out = "{\"format\":\"sst\",\"count\":" + std::to_string(o.count);
   out += ",\"mix\":";
@@ -186,23 +244,23 @@ void bench(const BenchOptions& o) {
          ",\"max_s\":" + number_text(floor.stats.max) + ",\"cpu_median_s\":" + number_text(floor.cpu_stats.median) + "}";
   out += ",\"ratios\":{";
   std::vector<std::pair<std::string, double>> ratios;
-  const double fast_memory = median_of("fast", "memory");
-  if (fast_memory > 0) {
-    if (const double naive = median_of("naive", "memory"); naive > 0) ratios.push_back({"naive_over_fast_memory", naive / fast_memory});
+  // Sinks against the memory sink are paired by round; writers, POI and the floor ran apart,
+  // so theirs are ratios of medians. Then the same in CPU time: on a loaded machine, wall time
+  // also counts waiting for a core.
+  const Run* fast_memory_run = find("fast", "memory");
+  for (const bool cpu : {false, true}) {
+    const std::string prefix = cpu ? "cpu_" : "";
+    const double fast_memory = median_of("fast", "memory", cpu);
+    if (fast_memory <= 0) continue;
+    if (const double naive = median_of("naive", "memory", cpu); naive > 0) ratios.push_back({prefix + "naive_over_fast_memory", naive / fast_memory});
     for (const char* s : {"file", "stream", "zlib", "lz4"}) {
-      if (const double t = median_of("fast", s); t > 0) ratios.push_back({std::string("fast_") + s + "_over_memory", t / fast_memory});
+      if (const double r = paired_of(find("fast", s), fast_memory_run, cpu); r > 0) {
+        ratios.push_back({prefix + "fast_" + s + "_over_memory", r});
+      }
     }
-    if (poi.count("median_s")) ratios.push_back({"poi_over_fast_memory", std::stod(poi["median_s"]) / fast_memory});
-    ratios.push_back({"fast_memory_over_copy_floor", fast_memory / floor.stats.median});
-  }
-  // The same ratios in CPU time: on a loaded machine, wall time also counts waiting for a core.
-  if (const double fast_cpu = median_of("fast", "memory", true); fast_cpu > 0) {
-    if (const double naive = median_of("naive", "memory", true); naive > 0) ratios.push_back({"cpu_naive_over_fast_memory", naive / fast_cpu});
-    for (const char* s : {"file", "stream", "zlib", "lz4"}) {
-      if (const double t = median_of("fast", s, true); t > 0) ratios.push_back({std::string("cpu_fast_") + s + "_over_memory", t / fast_cpu});
-    }
-    if (poi.count("cpu_median_s")) ratios.push_back({"cpu_poi_over_fast_memory", std::stod(poi["cpu_median_s"]) / fast_cpu});
-    ratios.push_back({"cpu_fast_memory_over_copy_floor", fast_cpu / floor.cpu_stats.median});
+    const char* poi_key = cpu ? "cpu_median_s" : "median_s";
+    if (poi.count(poi_key)) ratios.push_back({prefix + "poi_over_fast_memory", std::stod(poi[poi_key]) / fast_memory});
+    ratios.push_back({prefix + "fast_memory_over_copy_floor", fast_memory / (cpu ? floor.cpu_stats.median : floor.stats.median)});
   }
   for (std::size_t i = 0; i < ratios.size(); ++i) {
     if (i > 0) out += ',';
