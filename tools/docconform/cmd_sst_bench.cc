@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -77,21 +76,19 @@ std::vector<Run> measure(const SstTable& table, WriterKind writer, const std::ve
       Target& t = targets[k];
       t.previous.reset();
       if (t.kind != SinkKind::memory) fs::remove(t.path);
-      const double c0 = process_cpu_seconds();
-      const auto t0 = std::chrono::steady_clock::now();
-      std::unique_ptr<RecordSink> sink;
-      if (t.kind == SinkKind::memory) {
-        auto m = make_memory_sink();
-        t.memory = m.get();
-        sink = std::move(m);
-      } else {
-        sink = make_file_sink(t.kind, t.path);
-      }
-      write_sst(writer, table, *sink);
-      sink->finish();
-      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      const double cpu = process_cpu_seconds() - c0;
-      t.previous = std::move(sink);
+      const auto [seconds, cpu] = time_once([&] {
+        std::unique_ptr<RecordSink> sink;
+        if (t.kind == SinkKind::memory) {
+          auto m = make_memory_sink();
+          t.memory = m.get();
+          sink = std::move(m);
+        } else {
+          sink = make_file_sink(t.kind, t.path);
+        }
+        write_sst(writer, table, *sink);
+        sink->finish();
+        t.previous = std::move(sink);
+      });
       if (round == 0) continue;  // the warm-up
       runs[k].wall.push_back(seconds);
       runs[k].cpu.push_back(cpu);

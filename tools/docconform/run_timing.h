@@ -29,6 +29,15 @@ inline double process_cpu_seconds() {
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
+// One timed run of body(): wall-clock and CPU seconds.
+template <class Body>
+std::pair<double, double> time_once(Body body) {
+  const double c0 = process_cpu_seconds();
+  const auto t0 = std::chrono::steady_clock::now();
+  body();
+  return {std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), process_cpu_seconds() - c0};
+}
+
 // How many timed runs follow the warm-up: at least `runs`, and more while all of them together
 // took less than `seconds`, up to max_runs. A short piece of work is then timed over as long a
 // stretch as a long one, so a burst of load on the shared host moves its median no more.
@@ -53,11 +62,8 @@ std::pair<Stats, Stats> time_runs(Repeats repeats, Prepare prepare, Body body) {
   };
   while (more()) {
     prepare();
-    const double c0 = process_cpu_seconds();
-    const auto t0 = std::chrono::steady_clock::now();
-    body();
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    cpu_times.push_back(process_cpu_seconds() - c0);
+    const auto [seconds, cpu] = time_once(body);
+    cpu_times.push_back(cpu);
     times.push_back(seconds);
     total += seconds;
   }
