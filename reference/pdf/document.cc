@@ -69,7 +69,7 @@ class FetchGuard {
 
 }  // namespace
 
-Object Document::read_at(std::uint64_t offset, std::uint32_t num, std::uint32_t gen, bool check_header) {
+void Document::read_at(std::uint64_t offset, std::uint32_t num, std::uint32_t gen, bool check_header, Object& object) {
   const std::string& file = source_.name();
   const PartName part = check_header ? PartName::object(num, gen) : PartName("xref stream");
   const std::uint64_t size = source_.size();
@@ -78,7 +78,6 @@ Object Document::read_at(std::uint64_t offset, std::uint32_t num, std::uint32_t 
                 "offset is beyond the end of the file (" + std::to_string(size) + " bytes)");
   }
   const std::uint64_t grow_limit = check_header ? limits_.max_object_bytes : std::max(limits_.max_object_bytes, size);
-  Object object;
   std::uint64_t want = 4096;
   for (;;) {
     const std::uint64_t available = size - offset;
@@ -94,7 +93,11 @@ Object Document::read_at(std::uint64_t offset, std::uint32_t num, std::uint32_t 
                     "xref points at object " + std::to_string(found_num) + " " + std::to_string(found_gen));
       }
       // `N G obj endobj` (nothing in between) reads as null, as common readers do.
-      if (!parser.try_keyword("endobj")) object = parser.parse_object();
+      if (parser.try_keyword("endobj")) {
+        object = Object{};
+      } else {
+        parser.parse_object(object);
+      }
       if (object.kind == Kind::dict && parser.try_keyword("stream")) {
         parser.skip_stream_eol();
         object.kind = Kind::stream;
@@ -110,7 +113,7 @@ Object Document::read_at(std::uint64_t offset, std::uint32_t num, std::uint32_t 
       want = std::min(want * 8, grow_limit);
     }
   }
-  if (object.kind != Kind::stream) return object;
+  if (object.kind != Kind::stream) return;
 
   const Object* length = object.get("Length");
   if (length != nullptr && length->kind == Kind::ref) {
@@ -137,21 +140,25 @@ Object Document::read_at(std::uint64_t offset, std::uint32_t num, std::uint32_t 
     throw Error(ErrorKind::format, {file, part.str(), end},
                 "stream /Length " + std::to_string(object.stream_length) + " does not end at 'endstream'");
   }
-  return object;
 }
 
 Object Document::object(std::uint32_t num) {
-  if (num >= xref().size()) return {};
-  const XrefEntry entry = xref()[num];
+  Object object;
+  this->object(num, object);
+  return object;
+}
+
+void Document::object(std::uint32_t num, Object& into) {
+  const XrefEntry entry = num < xref().size() ? xref()[num] : XrefEntry{};
   if (entry.type == XrefEntry::Type::offset) {
     FetchGuard guard(impl_->fetching, num, *this);
-    return read_at(entry.offset, num, entry.gen, true);
-  }
-  if (entry.type == XrefEntry::Type::compressed) {
+    read_at(entry.offset, num, entry.gen, true, into);
+  } else if (entry.type == XrefEntry::Type::compressed) {
     FetchGuard guard(impl_->fetching, num, *this);
-    return compressed(num, entry);
+    compressed(num, entry, into);
+  } else {
+    into = Object{};
   }
-  return {};
 }
 
 std::optional<std::uint64_t> Document::where(std::uint32_t num) const {

@@ -59,7 +59,7 @@ Cluster load_cluster(Document& doc, std::uint32_t stream_num, const XrefEntry& s
 
 }  // namespace
 
-Object Document::compressed(std::uint32_t num, const XrefEntry& entry) {
+void Document::compressed(std::uint32_t num, const XrefEntry& entry, Object& object) {
   const std::string& file = source_.name();
   if (entry.offset >= xref().size()) {
     throw Error(ErrorKind::format, {file, object_part(num, 0), std::nullopt},
@@ -104,10 +104,9 @@ Object Document::compressed(std::uint32_t num, const XrefEntry& entry) {
   const std::uint64_t at = cluster.first + cluster.slots[slot].second;
   Parser parser(reinterpret_cast<const std::uint8_t*>(cluster.data.data()) + at,
                 static_cast<std::size_t>(cluster.data.size() - at), at, true, limits_, file, part);
-  Object object = parser.parse_object();
+  parser.parse_object(object);
   if (object.kind == Kind::dict && parser.try_keyword("stream")) parser.fail("a stream cannot be stored in an object stream");
   ++stats_.objects_parsed;
-  return object;
 }
 
 }  // namespace docconform::pdf

@@ -154,11 +154,44 @@ void Parser::skip_stream_eol() {
 }
 
 Object Parser::parse_object() {
-  skip_ws();
-  return parse_value(0);
+  Object object;
+  parse_object(object);
+  return object;
 }
 
-Object Parser::parse_value(std::uint32_t depth) {
+void Parser::parse_object(Object& into) {
+  skip_ws();
+  parse_value(0, into);
+}
+
+namespace {
+
+// Makes `o` an empty value of `kind`, keeping the storage its strings and lists own, so a
+// reader that parses object after object into one Object allocates only when one outgrows the
+// last. Arrays and dictionaries keep their elements too: the parser writes over them in place.
+void reset(Object& o, Kind kind) {
+  o.kind = kind;
+  o.boolean = false;
+  o.integer = 0;
+  o.real = 0;
+  o.gen = 0;
+  o.bytes.clear();
+  if (kind != Kind::dict) o.keys.clear();
+  if (kind != Kind::dict && kind != Kind::array) o.items.clear();
+  o.stream_offset = 0;
+  o.stream_length = 0;
+}
+
+// The element of `list` at `n` to write over, appended when the list is that short.
+template <typename T>
+T& element(std::vector<T>& list, std::size_t n) {
+  if (n == list.size()) list.emplace_back();
+  return list[n];
+}
+
+}  // namespace
+
+void Parser::parse_value(std::uint32_t depth, Object& out) {
   if (depth > limits_.max_depth) {
     throw Error(ErrorKind::limit, {file_, part_.str(), offset()},
                 "nesting deeper than max_depth (" + std::to_string(limits_.max_depth) + ")");
@@ -167,29 +200,29 @@ Object Parser::parse_value(std::uint32_t depth) {
   const int c = peek();
   if (c < 0) fail("unexpected end of data, expected an object");
   switch (c) {
-    case '/': return parse_name();
-    case '(': return parse_literal_string();
+    case '/': return parse_name(out);
+    case '(': return parse_literal_string(out);
     case '[': {
       ++pos_;
-      Object array;
-      array.kind = Kind::array;
+      reset(out, Kind::array);
+      std::size_t n = 0;
       for (;;) {
         skip_ws();
         if (peek() == ']') {
           ++pos_;
-          return array;
+          out.items.resize(n);
+          return;
         }
         if (peek() < 0) fail("unterminated array");
-        array.items.push_back(parse_value(depth + 1));
+        parse_value(depth + 1, element(out.items, n++));
       }
     }
     case '<': {
       if (pos_ + 1 >= size_ && !at_end_) throw NeedMore{};
       if (pos_ + 1 < size_ && data_[pos_ + 1] == '<') {
         pos_ += 2;
-        Object dict = Object::make_dict();
-        dict.keys.reserve(8);
-        dict.items.reserve(8);
+        reset(out, Kind::dict);
+        std::size_t n = 0;
         for (;;) {
           skip_ws();
           const int k = peek();
@@ -197,25 +230,27 @@ Object Parser::parse_value(std::uint32_t depth) {
             if (pos_ + 1 >= size_ && !at_end_) throw NeedMore{};
             if (pos_ + 1 < size_ && data_[pos_ + 1] == '>') {
               pos_ += 2;
-              return dict;
+              out.keys.resize(n);
+              out.items.resize(n);
+              return;
             }
             fail("expected '>>'");
           }
           if (k < 0) fail("unterminated dictionary");
           if (k != '/') fail("dictionary key is not a name");
-          Object key = parse_name();
-          dict.keys.push_back(std::move(key.bytes));
+          parse_name_bytes(element(out.keys, n));
           skip_ws();
           if (peek() == '>') fail("dictionary key without a value");
-          dict.items.push_back(parse_value(depth + 1));
+          parse_value(depth + 1, element(out.items, n));
+          ++n;
         }
       }
-      return parse_hex_string();
+      return parse_hex_string(out);
     }
     case '+': case '-': case '.': case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7':
     case '8': case '9': {
-      Object number = parse_number();
-      if (number.kind != Kind::integer || number.integer < 0 || c == '+') return number;
+      parse_number(out);
+      if (out.kind != Kind::integer || out.integer < 0 || c == '+') return;
       // Two unsigned integers followed by R form an indirect reference.
       const std::size_t after_first = pos_;
       try {
@@ -226,31 +261,34 @@ Object Parser::parse_value(std::uint32_t depth) {
         const auto [end, ec] = std::from_chars(gen.data(), gen.data() + gen.size(), gen_value);
         if (!gen.empty() && ec == std::errc() && end == gen.data() + gen.size() && data_[gen_start] != '+') {
           skip_ws();
-          if (regular_token() == "R") return Object::make_ref(number.integer, gen_value);
+          if (regular_token() == "R") {
+            out.kind = Kind::ref;
+            out.gen = gen_value;
+            return;
+          }
         }
       } catch (const NeedMore&) {
         if (!at_end_) throw;
       }
       pos_ = after_first;
-      return number;
+      return;
     }
     default: break;
   }
   const std::size_t start = pos_;
   const std::string_view token = regular_token();
-  Object o;
-  if (token == "null") return o;
+  if (token == "null") return reset(out, Kind::null);
   if (token == "true" || token == "false") {
-    o.kind = Kind::boolean;
-    o.boolean = token == "true";
-    return o;
+    reset(out, Kind::boolean);
+    out.boolean = token == "true";
+    return;
   }
   pos_ = start;
   if (token.empty()) fail(std::string("unexpected delimiter '") + static_cast<char>(c) + "'");
   fail("unexpected token '" + std::string(token.substr(0, 32)) + "'");
 }
 
-Object Parser::parse_number() {
+void Parser::parse_number(Object& o) {
   const std::size_t start = pos_;
   const std::string_view token = regular_token();
   bool real = false;
@@ -271,44 +309,47 @@ Object Parser::parse_number() {
     pos_ = start;
     fail("malformed number '" + std::string(token.substr(0, 32)) + "'");
   }
-  Object o;
   if (!real) {
     const char* first = token.data() + (token[0] == '+' ? 1 : 0);
-    const auto [end, ec] = std::from_chars(first, token.data() + token.size(), o.integer);
+    std::int64_t value = 0;
+    const auto [end, ec] = std::from_chars(first, token.data() + token.size(), value);
     if (ec == std::errc()) {
-      o.kind = Kind::integer;
-      return o;
+      reset(o, Kind::integer);
+      o.integer = value;
+      return;
     }
     // An integer too large for 64 bits is read as a real, as readers commonly do.
   }
   const std::string text(token);
-  o.kind = Kind::real;
+  reset(o, Kind::real);
   o.real = std::strtod(text.c_str(), nullptr);
-  return o;
 }
 
-Object Parser::parse_name() {
+void Parser::parse_name(Object& o) {
+  reset(o, Kind::name);
+  parse_name_bytes(o.bytes);
+}
+
+void Parser::parse_name_bytes(std::string& out) {
   ++pos_;  // '/'
   const std::string_view raw = regular_token();
-  Object o;
-  o.kind = Kind::name;
   if (raw.find('#') == std::string_view::npos) {  // most names: one copy
-    o.bytes.assign(raw);
-    return o;
+    out.assign(raw);
+    return;
   }
-  o.bytes.reserve(raw.size());
+  out.clear();
+  out.reserve(raw.size());
   for (std::size_t i = 0; i < raw.size(); ++i) {
     if (raw[i] == '#' && i + 2 < raw.size() && hex_value(raw[i + 1]) >= 0 && hex_value(raw[i + 2]) >= 0) {
-      o.bytes += static_cast<char>(hex_value(raw[i + 1]) * 16 + hex_value(raw[i + 2]));
+      out += static_cast<char>(hex_value(raw[i + 1]) * 16 + hex_value(raw[i + 2]));
       i += 2;
     } else {
-      o.bytes += raw[i];
+      out += raw[i];
     }
   }
-  return o;
 }
 
-Object Parser::parse_literal_string() {
+void Parser::parse_literal_string(Object& o) {
   const std::size_t start = pos_;
   // Find the closing parenthesis first, so the value is sized once and a string without escapes
   // or CRs (balanced parentheses stay as they are) is one copy. The bytes to interpret that this
@@ -335,12 +376,11 @@ Object Parser::parse_literal_string() {
       if (c == '\\') ++end;  // an escaped byte never opens or closes
     }
   }
-  Object o;
-  o.kind = Kind::string;
+  reset(o, Kind::string);
   if (plain) {
     o.bytes.assign(reinterpret_cast<const char*>(data_ + start + 1), end - start - 2);
     pos_ = end;
-    return o;
+    return;
   }
   // From here every byte up to the closing parenthesis at end - 1 is in the buffer. Decoding
   // never lengthens (an escape or CR LF becomes one byte or none), so the value is written
@@ -362,7 +402,7 @@ Object Parser::parse_literal_string() {
     } else if (c == ')') {
       if (--nesting == 0) {
         o.bytes.resize(static_cast<std::size_t>(out - o.bytes.data()));
-        return o;
+        return;
       }
     } else if (c == '\r') {
       // An unescaped end-of-line inside a string reads as one LF (§7.3.4.2).
@@ -398,11 +438,10 @@ Object Parser::parse_literal_string() {
   }
 }
 
-Object Parser::parse_hex_string() {
+void Parser::parse_hex_string(Object& o) {
   const std::size_t start = pos_;
   ++pos_;  // '<'
-  Object o;
-  o.kind = Kind::string;
+  reset(o, Kind::string);
   int high = -1;
   for (;;) {
     if (peek_end()) {
@@ -425,7 +464,6 @@ Object Parser::parse_hex_string() {
     }
   }
   if (high >= 0) o.bytes += static_cast<char>(high * 16);  // odd digit count: final 0 assumed
-  return o;
 }
 
 }  // namespace docconform::pdf

@@ -57,6 +57,8 @@ class Parser {
   void skip_ws();  // whitespace and comments
   // A direct object; `N G R` becomes a ref. Throws Error(format) or Error(limit).
   Object parse_object();
+  // The same, written over `into` and reusing the storage it owns (unspecified after a throw).
+  void parse_object(Object& into);
   // An unsigned decimal integer token (after whitespace).
   std::uint64_t parse_uint(const char* what);
   // Consumes keyword if the next token (after whitespace) is exactly it.
@@ -75,11 +77,12 @@ class Parser {
     throw NeedMore{};
   }
   int peek() { return peek_end() ? -1 : data_[pos_]; }  // next byte or -1 at the end of the data
-  Object parse_value(std::uint32_t depth);
-  Object parse_number();
-  Object parse_name();
-  Object parse_literal_string();
-  Object parse_hex_string();
+  void parse_value(std::uint32_t depth, Object& out);
+  void parse_number(Object& out);
+  void parse_name(Object& out);
+  void parse_name_bytes(std::string& out);
+  void parse_literal_string(Object& out);
+  void parse_hex_string(Object& out);
   std::string_view regular_token();
 
   const std::uint8_t* data_;

@@ -33,8 +33,9 @@ SweepResult sweep_objects(Document& document, unsigned threads,
   Readers readers(document, planned_threads(jobs, threads));
   parallel_for_serial_error(jobs, threads, [&](std::size_t job, unsigned worker) {
     Document& reader = readers[worker];
+    Object object;  // written over by each object of the job, so its storage is reused
     for (std::size_t i = starts[job]; i < starts[job + 1]; ++i) {
-      const Object object = reader.object(order[i]);
+      reader.object(order[i], object);
       if (visit) visit(order[i], object);
     }
   });

@@ -269,7 +269,9 @@ void Document::load_xref() {
     num = probe.parse_uint("object number");
     const std::uint64_t gen = probe.parse_uint("generation number");
     if (num > UINT32_MAX || gen > UINT32_MAX) probe.fail("object number out of range");
-    return read_at(offset, static_cast<std::uint32_t>(num), static_cast<std::uint32_t>(gen), false);
+    Object stream;
+    read_at(offset, static_cast<std::uint32_t>(num), static_cast<std::uint32_t>(gen), false, stream);
+    return stream;
   };
   for (bool newest = true;; newest = false) {
     if (!visited.insert(next).second) {

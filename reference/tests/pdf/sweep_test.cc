@@ -1,4 +1,4 @@
-// The object sweep on several threads sees the same objects as the serial sweep, inflates each
+// The object sweep on several threads sees the same objects as fresh reads do, inflates each
 // object stream once, reads through a source of its own per extra worker, and on bad input
 // throws the serial sweep's error.
 #include "docconform/pdf/sweep.h"
@@ -29,13 +29,19 @@ GenerateOptions shape(bool object_streams) {
   return o;
 }
 
-// Every object's canonical text (a stream's with where its data lies), by number.
+// An object's canonical text, a stream's with where its data lies.
+std::string value_text(const Object& object) {
+  std::string text = canonical_text(object);
+  if (object.kind == Kind::stream) text += " @" + std::to_string(object.stream_offset) + "+" + std::to_string(object.stream_length);
+  return text;
+}
+
+// Every object's value text, by number.
 std::map<std::uint32_t, std::string> swept(Document& document, unsigned threads) {
   std::mutex mutex;
   std::map<std::uint32_t, std::string> seen;
   const SweepResult result = sweep_objects(document, threads, [&](std::uint32_t num, const Object& object) {
-    std::string text = canonical_text(object);
-    if (object.kind == Kind::stream) text += " @" + std::to_string(object.stream_offset) + "+" + std::to_string(object.stream_length);
+    std::string text = value_text(object);
     std::lock_guard lock(mutex);
     EXPECT_TRUE(seen.emplace(num, std::move(text)).second) << "object " << num << " visited twice";
   });
@@ -49,17 +55,54 @@ std::string outcome_of_sweep(const std::string& bytes, unsigned threads) {
   return pdftest::outcome_of([&] { sweep_objects(document, threads); });
 }
 
-TEST(PdfParallelSweep, EveryThreadCountSeesEveryObjectOnceWithTheSerialValues) {
+// The sweep reads every object into one reused value; what it visits is what a fresh read gives.
+TEST(PdfParallelSweep, EveryThreadCountSeesEveryObjectOnceWithItsOwnValue) {
   for (const bool object_streams : {false, true}) {
     const std::string bytes = pdftest::generated_pdf(shape(object_streams));
     auto serial_source = memory_source(bytes);
     Document serial(*serial_source);
-    const auto expected = swept(serial, 1);
-    ASSERT_EQ(expected.size(), serial.objects_in_file_order().size());
+    std::map<std::uint32_t, std::string> expected;
+    for (const std::uint32_t num : serial.objects_in_file_order()) expected[num] = value_text(serial.object(num));
+    EXPECT_EQ(swept(serial, 1), expected) << "object streams " << object_streams;
     for (const unsigned threads : {2U, 3U, 4U}) {
       auto source = memory_source(bytes);
       Document document(*source);
       EXPECT_EQ(swept(document, threads), expected) << "object streams " << object_streams << ", threads " << threads;
+    }
+  }
+}
+
+// Every field of a value, nested values included: what a reused value must not keep.
+std::string every_field(const Object& o) {
+  std::string text = std::string(to_string(o.kind)) + " " + std::to_string(o.boolean) + " " + std::to_string(o.integer) +
+                     " " + std::to_string(o.real) + " " + std::to_string(o.gen) + " [" + o.bytes + "] " +
+                     std::to_string(o.stream_offset) + "+" + std::to_string(o.stream_length) + " {";
+  for (const std::string& key : o.keys) text += key + ";";
+  text += "} (";
+  for (const Object& item : o.items) text += every_field(item) + ", ";
+  return text + ")";
+}
+
+// Reading into an Object that held another value, of any shape, leaves nothing of it behind.
+TEST(PdfObjectReuse, ReadingIntoAValueThatHeldAnotherGivesAFreshReadsValue) {
+  std::vector<std::string> bodies = pdftest::one_page();
+  for (const char* body : {
+           "<< /A << /B [1 2.5 (x) /N#20m << /C null >>] /D true >> /E [] /F <<>> /G <48656C6C6F> >>",
+           "[ << /K 1 >> [ [ ] ] (s\\(t) 7 0 R false -3 ]", "42", "/Name", "null", "", "3.5", "[1]", "<< /Only 1 >>",
+           "<< /Length 5 >>\nstream\nhello\nendstream", "<< /Length 1 /Filter /None >>\nstream\nx\nendstream"}) {
+    bodies.emplace_back(body);
+  }
+  bodies.push_back("(" + std::string(600, 'p') + "\\) " + std::string(100, 'q') + ")");
+  const std::string bytes = pdftest::classic_pdf(bodies);
+  auto source = memory_source(bytes);
+  Document document(*source);
+  const auto last = static_cast<std::uint32_t>(bodies.size() + 1);  // one past the end: absent, null
+  for (std::uint32_t before = 1; before <= last; ++before) {
+    for (std::uint32_t num = 1; num <= last; ++num) {
+      Object reused;
+      document.object(before, reused);
+      document.object(num, reused);
+      EXPECT_EQ(every_field(reused), every_field(document.object(num))) << "object " << num << " after " << before;
     }
   }
 }

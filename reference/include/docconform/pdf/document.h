@@ -73,6 +73,10 @@ class Document {
   // The object with this number as the merged xref says; a free or absent number is null
   // (§7.3.10). Throws Error naming the object and offset when it cannot be read.
   Object object(std::uint32_t num);
+  // The same, written over `into` and reusing the strings and lists it owns: a sweep that reads
+  // object after object into one Object allocates only when one outgrows the last. `into` is
+  // unspecified after a throw.
+  void object(std::uint32_t num, Object& into);
   // Where an object's bytes start (its object stream's, when compressed), for error messages;
   // none for free, absent or unplaceable numbers.
   std::optional<std::uint64_t> where(std::uint32_t num) const;
@@ -101,8 +105,8 @@ class Document {
   struct Impl;
 
  private:
-  Object read_at(std::uint64_t offset, std::uint32_t num, std::uint32_t gen, bool check_header);
-  Object compressed(std::uint32_t num, const XrefEntry& entry);
+  void read_at(std::uint64_t offset, std::uint32_t num, std::uint32_t gen, bool check_header, Object& object);
+  void compressed(std::uint32_t num, const XrefEntry& entry, Object& object);
   void load_xref();
 
   ByteSource& source_;
