@@ -222,6 +222,10 @@ void Parser::parse_value(std::uint32_t depth, Object& out) {
       if (pos_ + 1 < size_ && data_[pos_ + 1] == '<') {
         pos_ += 2;
         reset(out, Kind::dict);
+        if (out.items.capacity() == 0) {  // a new value: room for a typical dictionary at once
+          out.keys.reserve(8);
+          out.items.reserve(8);
+        }
         std::size_t n = 0;
         for (;;) {
           skip_ws();
