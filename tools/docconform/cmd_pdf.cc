@@ -165,9 +165,7 @@ Sample index_once(const std::string& path, const SourceOptions& options, unsigne
 double inflate_floor_seconds(const std::string& path, unsigned threads) {
   const auto source = open_source(path, SourceOptions{SourceKind::whole});
   Document document(*source);
-  const auto start = std::chrono::steady_clock::now();
-  inflate_object_streams(document, threads);
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return time_once([&] { inflate_object_streams(document, threads); }).first;
 }
 
 std::string calls_json(const SourceCounts& c) {
