@@ -1,6 +1,9 @@
-// One reader of a document per worker thread: worker 0 is the caller's document, each other
-// worker reads through a source of its own (ByteSource::another()) with its own reader over the
-// document's cross-reference data, so no reader or source is shared between threads.
+// One reader of a document per worker thread, each with an empty object-stream cache of its own,
+// over the document's cross-reference data. Worker 0 reads through the caller's source; each
+// other worker through a source of its own (ByteSource::another()), so no reader or source is
+// shared between threads. The caller's document is left as it was: what it cached before does
+// not decide which worker inflates a stream, so each stream is inflated once whatever the
+// thread count.
 #pragma once
 
 #include <cstdint>
@@ -16,17 +19,16 @@ class Readers {
  public:
   Readers(Document& document, unsigned threads);
 
-  unsigned count() const { return static_cast<unsigned>(others_.size()) + 1; }
-  Document& operator[](unsigned worker) { return worker == 0 ? document_ : *others_[worker - 1]; }
+  unsigned count() const { return static_cast<unsigned>(readers_.size()); }
+  Document& operator[](unsigned worker) { return *readers_[worker]; }
   // What every worker did since the readers were made.
   SweepResult result(std::uint64_t items) const;
 
  private:
-  Document& document_;
-  ReaderStats stats_before_;
+  ByteSource& source_;
   SourceCounts counts_before_;
-  std::vector<std::unique_ptr<ByteSource>> sources_;
-  std::vector<std::unique_ptr<Document>> others_;
+  std::vector<std::unique_ptr<ByteSource>> sources_;  // of workers 1..n-1
+  std::vector<std::unique_ptr<Document>> readers_;
 };
 
 }  // namespace docconform::pdf

@@ -1,8 +1,9 @@
 // The indexing pass's sweep over every object, on one thread or several. Objects are taken in
 // file order, in jobs that never split an object stream, so each object stream is inflated once,
-// by the worker that parses its objects. Each extra worker reads through its own source
-// (ByteSource::another(): with `mapped`, one live view per worker) and its own reader over the
-// document's cross-reference data; the caller's thread is the first worker and uses `document`.
+// by the worker that parses its objects, whatever `document` cached before. Every worker has its
+// own reader over the document's cross-reference data; the caller's thread is the first worker
+// and reads through the document's source, each extra worker through a source of its own
+// (ByteSource::another(): with `mapped`, one live view per worker).
 #pragma once
 
 #include <cstdint>
