@@ -39,13 +39,16 @@ def main():
             name = "%s/%s" % (r.get("source"), r.get("threads"))
             for key in ("source", "cache", "threads", "window_bytes", "median_s", "min_s", "max_s", "setup_s", "kernel_calls",
                         "sweep_kernel_calls", "bytes_copied", "inflate_s", "inflate_only_s", "vs_inflate_only", "objstm_inflated",
-                        "rss_kb"):
+                        "rss_kb", "page_faults"):
                 if key not in r:
                     problems.append("run %s lacks %s" % (name, key))
             if not 0 < r.get("min_s", 0) <= r.get("median_s", 0) <= r.get("max_s", 0):
                 problems.append("run %s has inconsistent times" % name)
             if not r.get("vs_inflate_only", 0) > 0 or not r.get("inflate_only_s", 0) > 0:
                 problems.append("run %s: no floor or ratio to it" % name)
+            faults = r.get("page_faults", {})
+            if not all(isinstance(faults.get(k), int) and faults[k] >= 0 for k in ("minor", "major")):
+                problems.append("run %s: page_faults %s are not two counts" % (name, faults))
             if not 0 < r.get("setup_s", 0) < r.get("max_s", 0):
                 problems.append("run %s: setup_s %s is not a part of the pass" % (name, r.get("setup_s")))
             extra_open = r["sweep_kernel_calls"]["open"] if "sweep_kernel_calls" in r else None

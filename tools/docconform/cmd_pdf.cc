@@ -1,6 +1,7 @@
 // PDF commands: dump/digest with a chosen byte source, the synthetic generator, the
 // incremental-update writer and the IO benchmark.
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -132,6 +133,18 @@ long rss_kb() {
   return -1;
 }
 
+// This process's page faults so far. A mapped source reads by page faults: kernel transitions
+// that kernel_calls does not count (minor when the page is cached, major when it is read).
+struct PageFaults {
+  long minor = 0, major = 0;
+};
+
+PageFaults page_faults() {
+  rusage usage{};
+  ::getrusage(RUSAGE_SELF, &usage);
+  return {usage.ru_minflt, usage.ru_majflt};
+}
+
 struct Sample {
   double seconds = 0;
   double setup_seconds = 0;  // open (the whole xref chain) and the page walk: serial at any thread count
@@ -139,12 +152,14 @@ struct Sample {
   SweepResult sweep;    // the object sweep alone (after the xref and page-tree walk)
   std::uint64_t pages = 0;
   long rss = 0;
+  PageFaults faults;  // the whole pass, every thread
 };
 
 // The indexing pass: open, read the xref chain, walk the page tree, then resolve and parse every
 // object the xref lists, in file order (one forward sweep), on `threads` threads.
 Sample index_once(const std::string& path, const SourceOptions& options, unsigned threads) {
   Sample s;
+  const PageFaults faults_before = page_faults();
   const auto start = std::chrono::steady_clock::now();
   auto source = open_source(path, options);
   Document document(*source);
@@ -156,6 +171,8 @@ Sample index_once(const std::string& path, const SourceOptions& options, unsigne
   s.counts = before;
   s.counts += s.sweep.counts;
   s.rss = rss_kb();
+  const PageFaults faults_after = page_faults();
+  s.faults = {faults_after.minor - faults_before.minor, faults_after.major - faults_before.major};
   return s;
 }
 
@@ -230,7 +247,8 @@ void run_bench(const BenchOptions& o) {
                    ",\"inflate_s\":" + number_text(inflate) + ",\"inflate_only_s\":" + number_text(summarize(floors).median) +
                    ",\"vs_inflate_only\":" + number_text(summarize(ratios).median) +
                    ",\"objstm_inflated\":" + std::to_string(first.sweep.stats.objstm_inflated) +
-                   ",\"rss_kb\":" + std::to_string(first.rss) + "}";
+                   ",\"rss_kb\":" + std::to_string(first.rss) + ",\"page_faults\":{\"minor\":" +
+                   std::to_string(first.faults.minor) + ",\"major\":" + std::to_string(first.faults.major) + "}}";
     }
   }
   {
