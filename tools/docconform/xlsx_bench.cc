@@ -6,13 +6,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <ctime>
 #include <fstream>
 #include <functional>
 #include <iostream>
 #include <memory>
 #include <sstream>
 #include <thread>
+#include <utility>
 #include <zip.h>
 
 #include "cli_util.h"
@@ -21,6 +21,7 @@
 #include "docconform/parallel.h"
 #include "docconform/xlsx/row_reader.h"
 #include "docconform/xlsx/workbook.h"
+#include "run_timing.h"
 
 namespace docconform::cli {
 namespace {
@@ -40,12 +41,6 @@ struct BenchFlags {
 
 double now_s() { return std::chrono::duration<double>(Clock::now().time_since_epoch()).count(); }
 
-double process_cpu_s() {
-  timespec t{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
-}
-
 // Resets the kernel's peak-RSS mark of this process (Linux: clear_refs 5), so each run reports
 // its own peak.
 void reset_peak_rss() {
@@ -61,11 +56,7 @@ std::uint64_t peak_rss_bytes() {
   return 0;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
+double median(std::vector<double> v) { return summarize(std::move(v)).median; }
 
 struct StreamRun {
   double median_s = 0;
@@ -121,11 +112,11 @@ void load_once(const std::string& bytes, const xlsx::LoadOptions& options, std::
   reset_peak_rss();
   xlsx::LoadStats stats;
   const AllocStats before = alloc_snapshot();
-  const double cpu0 = process_cpu_s();
+  const double cpu0 = process_cpu_seconds();
   const double t0 = now_s();
   const xlsx::Workbook wb = xlsx::load_workbook(bytes, options, "bench", &stats);
   const double t1 = now_s();
-  const double cpu1 = process_cpu_s();
+  const double cpu1 = process_cpu_seconds();
   const AllocStats used = alloc_snapshot() - before;
   run.peak_rss = std::max(run.peak_rss, peak_rss_bytes());
   cells = wb.cell_count();
@@ -170,7 +161,7 @@ double inflate_parts(const std::string& bytes, const std::string& label, const s
     for (zip_int64_t i = 0; i < zip_get_num_entries(zip, 0); ++i) names.emplace_back(zip_get_name(zip, i, 0));
   }
   std::vector<char> buffer(1 << 20);
-  const double cpu0 = process_cpu_s();
+  const double cpu0 = process_cpu_seconds();
   const double t0 = now_s();
   for (const auto& name : names) {
     zip_file_t* f = zip_fopen(zip, name.c_str(), 0);
@@ -183,7 +174,7 @@ double inflate_parts(const std::string& bytes, const std::string& label, const s
     zip_fclose(f);
   }
   const double t = now_s() - t0;
-  cpu_s = process_cpu_s() - cpu0;
+  cpu_s = process_cpu_seconds() - cpu0;
   zip_discard(zip);
   return t;
 }
