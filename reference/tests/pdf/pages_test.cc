@@ -1,8 +1,12 @@
 // The page-tree walk: inheritable attributes reach every page below the node that sets them,
-// a page's own value wins, and the walk hands out /Resources without copying it per page.
+// a page's own value wins, and the walk hands out /Resources without copying it per page. A
+// node's kids are read in file order, so a window moves forward across the file per node, but
+// errors come in tree order.
 #include <gtest/gtest.h>
 
 #include <vector>
+
+#include "docconform/error.h"
 
 #include "docconform/pdf/document.h"
 #include "docconform/pdf/dump.h"
@@ -52,6 +56,47 @@ TEST(PageTree, InheritedAttributesReachEveryPageAndOwnValuesWin) {
   EXPECT_EQ(pages[1].crop_box, "[1 1 50 50]");  // resolved
   EXPECT_EQ(pages[1].rotate, "90");
   EXPECT_EQ(pages[1].resources, "6 0 R");       // as written
+}
+
+TEST(PageTree, KidsAreReadInFileOrderSoTheWindowCrossesTheFileOncePerNode) {
+  GenerateOptions options;
+  options.objects = 3000;
+  options.payload = 200;
+  options.shuffle = true;  // pages anywhere in the file
+  options.pages = 320;     // ten /Pages nodes of 32 pages under the root
+  pdftest::TempFile file(pdftest::generated_pdf(options), "page_walk");
+  SourceOptions window;
+  window.kind = SourceKind::mapped;
+  window.window = 64 << 10;
+  window.granularity = 4 << 10;
+  auto source = open_source(file.path(), window);
+  Document doc(*source);
+  const std::uint64_t maps_before = source->counts().map;
+  ASSERT_EQ(doc.page_count(), 320u);
+  const std::uint64_t windows = (source->size() + window.window - 1) / window.window;
+  ASSERT_GE(windows, 8u);
+  // Each of the 11 nodes' kids in one forward pass: at most every window once, plus the one the
+  // pass starts from, plus the catalog. Visited in /Kids order it takes about one map per page.
+  EXPECT_LE(source->counts().map - maps_before, 11 * (windows + 1) + 2);
+}
+
+TEST(PageTree, ErrorsComeInTreeOrderThoughKidsAreReadInFileOrder) {
+  std::vector<std::size_t> offsets;
+  std::string pdf = classic_pdf(
+      {
+          "<< /Type /Catalog /Pages 2 0 R >>",
+          "<< /Type /Pages /Kids [5 0 R 4 0 R 3 0 R] /Count 3 >>",
+          "<< /Type /Page /Parent 2 0 R >>",
+          "<< /Type /Page /Parent 2 0 R >>",
+          "<< /Type /Page /Parent 2 0 R >>",
+      },
+      "", "\r\n", &offsets);
+  ASSERT_TRUE(pdftest::break_object_header(pdf, offsets[2]));  // object 3: first in the file, last in /Kids
+  ASSERT_TRUE(pdftest::break_object_header(pdf, offsets[4]));  // object 5: last in the file, first in /Kids
+  auto source = memory_source(pdf);
+  Document doc(*source);
+  const std::string error = pdftest::outcome_of([&] { doc.page_count(); });
+  EXPECT_NE(error.find("object 5 "), std::string::npos) << error;
 }
 
 }  // namespace
