@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <exception>
 #include <optional>
-#include <span>
+#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -25,21 +25,21 @@ struct Inherited {
   const Object* resources = nullptr;
 };
 
-// A /Pages node's kids are read a batch at a time, each batch in file order, then visited in
-// /Kids order: a windowed source then moves forward across the file once per batch instead of
-// hopping wherever the tree leads (an updated file's pages lie anywhere). A batch holds at most
-// about prefetch_bytes of parsed kids; the kids past that are read when they are visited.
-constexpr std::size_t prefetch_kids = 256;
-constexpr std::size_t prefetch_bytes = 256 << 10;
+// The walk reads ahead: before it visits a /Pages node's kids, it reads the kids not read yet
+// and, breadth-first, the kids of those that are /Pages nodes, each level in file order, until
+// read_ahead_bytes of parsed nodes are held. A windowed source then crosses the file about once
+// per level of the tree instead of hopping wherever the tree leads (an updated file's pages lie
+// anywhere). The walk still visits in /Kids order, and an error met while reading ahead is
+// thrown when the walk reaches that node, so errors come as in a walk that reads as it goes.
+constexpr std::size_t read_ahead_bytes = 1 << 20;
 
-// A kid read ahead of its visit: its value, or the error reading it gave, thrown when the walk
-// reaches it, so that errors come in the order of a walk that reads each kid as it goes.
-struct Fetched {
-  bool done = false;
+struct ReadAhead {
   Object value;
   std::exception_ptr error;
+  std::size_t bytes = 0;
 };
 
+// About the memory a parsed value holds.
 std::size_t footprint(const Object& object) {
   std::size_t bytes = sizeof(Object) + object.bytes.size();
   for (const std::string& key : object.keys) bytes += key.size();
@@ -47,38 +47,75 @@ std::size_t footprint(const Object& object) {
   return bytes;
 }
 
+// A reference's number and generation as one key; none for anything else.
+std::optional<std::uint64_t> ref_key(const Object& ref) {
+  if (ref.kind != Kind::ref || ref.integer < 0 || ref.integer > static_cast<std::int64_t>(UINT32_MAX)) return std::nullopt;
+  return (static_cast<std::uint64_t>(ref.integer) << 32) | ref.gen;
+}
+
+// /Type /Pages, or no /Type name and a /Kids entry.
+bool is_pages_node(const Object& dict) {
+  const Object* type = dict.get("Type");
+  return type != nullptr && type->kind == Kind::name ? type->bytes == "Pages" : dict.get("Kids") != nullptr;
+}
+
 struct Walk {
   Document& doc;
   const std::function<void(const PageInfo&)>& visit;
-  std::unordered_set<std::uint32_t> seen;
+  std::unordered_set<std::uint32_t> seen{};
   std::uint64_t pages = 0;
+  std::unordered_map<std::uint64_t, ReadAhead> ahead{};  // by ref_key
+  std::size_t ahead_bytes = 0;
 
-  std::vector<Fetched> prefetch(std::span<const Object> kids) {
-    std::vector<Fetched> batch(kids.size());
-    std::vector<std::pair<std::uint64_t, std::size_t>> order;  // where each placed kid lies, its index
-    for (std::size_t k = 0; k < kids.size(); ++k) {
-      if (const std::optional<std::uint64_t> at = doc.where(&kids[k])) order.emplace_back(*at, k);
+  void read_ahead(const std::vector<Object>& kids) {
+    using Placed = std::pair<std::uint64_t, const Object*>;  // where the node lies, its reference
+    std::vector<Placed> level, next;
+    const auto add = [&](std::vector<Placed>& to, const Object& ref) {
+      const std::optional<std::uint64_t> key = ref_key(ref);
+      if (!key || ahead.contains(*key) || seen.contains(static_cast<std::uint32_t>(*key >> 32))) return;
+      if (const std::optional<std::uint64_t> at = doc.where(&ref)) to.emplace_back(*at, &ref);
+    };
+    for (const Object& kid : kids) add(level, kid);
+    while (!level.empty() && ahead_bytes < read_ahead_bytes) {
+      std::stable_sort(level.begin(), level.end(), [](const Placed& a, const Placed& b) { return a.first < b.first; });
+      next.clear();
+      for (const auto& [at, ref] : level) {
+        if (ahead_bytes >= read_ahead_bytes) break;
+        const auto [it, fresh] = ahead.try_emplace(*ref_key(*ref));
+        if (!fresh) continue;  // listed twice
+        ReadAhead& entry = it->second;
+        try {
+          entry.value = doc.resolve(*ref);
+        } catch (const Error&) {
+          entry.error = std::current_exception();
+        }
+        entry.bytes = footprint(entry.value);
+        ahead_bytes += entry.bytes;
+        const Object* grandkids = entry.value.kind == Kind::dict && is_pages_node(entry.value) ? entry.value.get("Kids") : nullptr;
+        if (grandkids != nullptr && grandkids->kind == Kind::array) {
+          for (const Object& kid : grandkids->items) add(next, kid);
+        }
+      }
+      std::swap(level, next);
     }
-    std::sort(order.begin(), order.end());
-    std::size_t held = 0;
-    for (const auto& [at, k] : order) {
-      if (held >= prefetch_bytes) break;
-      Fetched& fetched = batch[k];
-      fetched.done = true;
-      try {
-        fetched.value = doc.resolve(kids[k]);
-        held += footprint(fetched.value);
-      } catch (const Error&) {
-        fetched.error = std::current_exception();
+  }
+
+  // A node's value: read ahead, or read now.
+  Object take(const Object& ref) {
+    if (const std::optional<std::uint64_t> key = ref_key(ref)) {
+      if (const auto it = ahead.find(*key); it != ahead.end()) {
+        ReadAhead entry = std::move(it->second);
+        ahead.erase(it);
+        ahead_bytes -= entry.bytes;
+        if (entry.error) std::rethrow_exception(entry.error);
+        return std::move(entry.value);
       }
     }
-    return batch;
+    return doc.resolve(ref);
   }
 
   // holder: where the node that lists this entry lies in the file (for errors about the entry).
-  // fetched: the entry read ahead, if it was.
-  void node(const Object& ref, const Inherited& inherited, std::uint32_t depth, std::optional<std::uint64_t> holder,
-            Fetched* fetched = nullptr) {
+  void node(const Object& ref, const Inherited& inherited, std::uint32_t depth, std::optional<std::uint64_t> holder) {
     const std::string& file = doc.source().name();
     if (ref.kind != Kind::ref || ref.integer < 0 || ref.integer > static_cast<std::int64_t>(UINT32_MAX)) {
       throw Error(ErrorKind::format, {file, "page tree", holder}, "page tree entry is not an indirect reference");
@@ -92,11 +129,7 @@ struct Walk {
     if (!seen.insert(num).second) {
       throw Error(ErrorKind::format, {file, part, doc.where(num)}, "page tree reaches this node twice (loop or shared node)");
     }
-    const Object dict = [&] {
-      if (fetched == nullptr || !fetched->done) return doc.resolve(ref);
-      if (fetched->error) std::rethrow_exception(fetched->error);
-      return std::move(fetched->value);
-    }();
+    const Object dict = take(ref);
     if (dict.kind != Kind::dict) throw Error(ErrorKind::format, {file, part, doc.where(num)}, "page tree node is not a dictionary");
     Inherited here = inherited;
     const std::pair<const char*, const Object**> keys[] = {
@@ -104,10 +137,7 @@ struct Walk {
     for (const auto& [key, slot] : keys) {
       if (const Object* value = dict.get(key)) *slot = value;
     }
-    const Object* type = dict.get("Type");
-    const Object* kids = dict.get("Kids");
-    const bool is_pages = type != nullptr && type->kind == Kind::name ? type->bytes == "Pages" : kids != nullptr;
-    if (!is_pages) {
+    if (!is_pages_node(dict)) {
       PageInfo info;
       info.index = static_cast<std::uint32_t>(pages++);
       info.id = {num, ref.gen};
@@ -119,15 +149,12 @@ struct Walk {
       visit(info);
       return;
     }
+    const Object* kids = dict.get("Kids");
     const Object list = kids != nullptr ? doc.resolve(*kids) : Object{};
     if (list.kind != Kind::array) throw Error(ErrorKind::format, {file, part, doc.where(num)}, "/Pages node without a /Kids array");
     const std::optional<std::uint64_t> at = doc.where(num);
-    const std::span<const Object> entries(list.items);
-    for (std::size_t first = 0; first < entries.size(); first += prefetch_kids) {
-      const std::span<const Object> some = entries.subspan(first, std::min(prefetch_kids, entries.size() - first));
-      std::vector<Fetched> batch = prefetch(some);
-      for (std::size_t k = 0; k < some.size(); ++k) node(some[k], here, depth + 1, at, &batch[k]);
-    }
+    read_ahead(list.items);
+    for (const Object& kid : list.items) node(kid, here, depth + 1, at);
   }
 };
 
@@ -138,7 +165,7 @@ std::uint64_t Document::walk_pages(const std::function<void(const PageInfo&)>& v
   const Object* pages = root.get("Pages");
   const std::optional<std::uint64_t> catalog_at = where(trailer_.get("Root"));
   if (pages == nullptr) throw Error(ErrorKind::format, {source_.name(), "catalog", catalog_at}, "catalog has no /Pages");
-  Walk walk{*this, visit, {}, 0};
+  Walk walk{.doc = *this, .visit = visit};
   walk.node(*pages, {}, 0, catalog_at);
   return walk.pages;
 }
