@@ -102,26 +102,26 @@ void write_pdf_dump(Document& document, int level, const std::function<void(std:
     throw Error(ErrorKind::usage, {document.source().name(), "", std::nullopt}, "dump level must be 1, 2 or 3");
   }
   const auto& xref = document.xref();
-  // Lines gather in out, which goes to sink whenever it passes a piece's size.
+  // Lines gather in out, which goes to the sink a full piece at a time.
   std::string out = "docconform-dump pdf 1\nlevel " + std::to_string(level) + "\n";
-  const auto flush_full_piece = [&] {
-    if (out.size() < piece_bytes) return;
-    sink(out);
-    out.clear();
+  const auto flush_full_pieces = [&] {
+    std::size_t at = 0;
+    for (; out.size() - at >= piece_bytes; at += piece_bytes) sink(std::string_view(out).substr(at, piece_bytes));
+    out.erase(0, at);
   };
   out += "version ";
   append_quoted_bytes(out, document.header_version());
   out += '\n';
-  std::vector<std::string> page_lines;
+  std::string page_lines;  // written after the trailer; the page count comes first
   const std::uint64_t pages = document.walk_pages([&](const PageInfo& page) {
     if (level < 3) return;
-    std::string line = "page " + std::to_string(page.index + 1) + " ";
-    append_id(line, page.id.num, page.id.gen);
-    line += " mediabox ";
-    append_canonical(line, page.media_box);
-    line += " rotate ";
-    append_canonical(line, page.rotate);
-    page_lines.push_back(std::move(line));
+    page_lines += "page " + std::to_string(page.index + 1) + " ";
+    append_id(page_lines, page.id.num, page.id.gen);
+    page_lines += " mediabox ";
+    append_canonical(page_lines, page.media_box);
+    page_lines += " rotate ";
+    append_canonical(page_lines, page.rotate);
+    page_lines += '\n';
   });
   out += "pages " + std::to_string(pages) + "\n";
   const auto in_use = std::count_if(xref.begin(), xref.end(), [](const XrefEntry& e) {
@@ -144,7 +144,7 @@ void write_pdf_dump(Document& document, int level, const std::function<void(std:
       append_id(out, num, 0);
       out += " c " + std::to_string(e.offset) + " " + std::to_string(e.index) + "\n";
     }
-    flush_full_piece();
+    flush_full_pieces();
   }
   if (level < 3) {
     sink(out);
@@ -158,7 +158,11 @@ void write_pdf_dump(Document& document, int level, const std::function<void(std:
   out += "trailer ";
   append_canonical(out, document.trailer());
   out += '\n';
-  for (const std::string& line : page_lines) out += line + "\n";
+  flush_full_pieces();
+  for (std::size_t at = 0; at < page_lines.size(); at += piece_bytes) {
+    out.append(page_lines, at, piece_bytes);
+    flush_full_pieces();
+  }
   sink(out);
 
   // Every object in number order: runs of objects_per_job objects are dumped on the workers a

@@ -34,6 +34,24 @@ TEST(PdfDump, LargeDumpComesInBoundedPiecesThatJoinToTheWholeDump) {
   EXPECT_LE(largest, 1u << 20);
 }
 
+TEST(PdfDump, ManyPagesComeInBoundedPiecesToo) {
+  GenerateOptions options;
+  options.objects = 100;
+  options.payload = 20;
+  options.pages = 40000;  // about 3 MB of page lines, written after the trailer
+  pdftest::TempFile file(pdftest::generated_pdf(options), "page_pieces");
+
+  std::string joined;
+  std::size_t largest = 0;
+  write_pdf_dump_file(file.path(), {}, 3, {}, [&](std::string_view piece) {
+    largest = std::max(largest, piece.size());
+    joined += piece;
+  });
+  EXPECT_EQ(joined, pdf_dump_file(file.path(), {}, 3));
+  EXPECT_NE(joined.find("page 40000 "), std::string::npos);
+  EXPECT_LE(largest, 1u << 20);
+}
+
 GenerateOptions many_objects(bool object_streams) {
   GenerateOptions options;
   options.objects = 12000;  // a few waves of jobs on any thread count
