@@ -3,7 +3,6 @@
 // source, and the indexing sweep of a generated file over each byte source (the file is written
 // once to the temporary directory).
 #include <benchmark/benchmark.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -20,6 +19,7 @@
 #include "docconform/pdf/sweep.h"
 #include "docconform/pdf/writer.h"
 #include "docconform/random.h"
+#include "../docconform/run_timing.h"
 
 namespace {
 
@@ -114,12 +114,6 @@ void BM_MapperFastPath(benchmark::State& state) {
 }
 BENCHMARK(BM_MapperFastPath);
 
-long minor_page_faults() {
-  rusage usage{};
-  ::getrusage(RUSAGE_SELF, &usage);
-  return usage.ru_minflt;
-}
-
 // The first read of a cached file, 64 KiB at a time, one byte looked at per page: through a new
 // 64 MiB window the pages come in by page faults (the kernel maps the cached pages around each
 // one), through pread by a copy into the source's buffer. What the mapped indexing pass pays
@@ -133,7 +127,7 @@ void BM_FirstReadOfTheFile(benchmark::State& state) {
   std::uint64_t bytes = 0;
   long faults = 0;
   for (auto _ : state) {
-    const long faults_before = minor_page_faults();
+    const long faults_before = docconform::cli::page_faults().minor;
     auto source = open_source(path, options);
     unsigned sum = 0;
     for (std::uint64_t at = 0; at < source->size(); at += piece) {
@@ -143,7 +137,7 @@ void BM_FirstReadOfTheFile(benchmark::State& state) {
     }
     benchmark::DoNotOptimize(sum);
     bytes += source->size();
-    faults += minor_page_faults() - faults_before;
+    faults += docconform::cli::page_faults().minor - faults_before;
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(bytes));
   state.counters["faults"] = benchmark::Counter(static_cast<double>(faults), benchmark::Counter::kAvgIterations);

@@ -1,7 +1,6 @@
 // PDF commands: dump/digest with a chosen byte source, the synthetic generator, the
 // incremental-update writer and the IO benchmark.
 #include <fcntl.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -131,18 +130,6 @@ long rss_kb() {
     if (line.rfind("VmRSS:", 0) == 0) return std::atol(line.c_str() + 6);
   }
   return -1;
-}
-
-// This process's page faults so far. A mapped source reads by page faults: kernel transitions
-// that kernel_calls does not count (minor when the page is cached, major when it is read).
-struct PageFaults {
-  long minor = 0, major = 0;
-};
-
-PageFaults page_faults() {
-  rusage usage{};
-  ::getrusage(RUSAGE_SELF, &usage);
-  return {usage.ru_minflt, usage.ru_majflt};
 }
 
 struct Sample {
