@@ -18,8 +18,6 @@ namespace docconform::pdf {
 
 namespace {
 
-bool is_regular(std::uint8_t c) { return !is_pdf_whitespace(c) && !is_pdf_delimiter(c); }
-
 // Bytes a literal string must interpret: ( ) \ and CR; everything else is copied as is.
 bool string_special(std::uint8_t c) {
   static const auto table = [] {
@@ -101,23 +99,26 @@ void Parser::fail(const std::string& message) const {
   throw Error(ErrorKind::format, {file_, part_.str(), offset()}, message);
 }
 
+// Both scanners walk a local position and ask peek_end() only where the buffer ends, so the loop
+// keeps the position in a register instead of storing it for each byte.
 void Parser::skip_ws() {
-  while (!peek_end()) {
-    const std::uint8_t c = data_[pos_];
-    if (is_pdf_whitespace(c)) {
-      ++pos_;
-    } else if (c == '%') {
-      while (!peek_end() && data_[pos_] != '\r' && data_[pos_] != '\n') ++pos_;
-    } else {
-      return;
-    }
+  std::size_t p = pos_;
+  for (;;) {
+    while (p < size_ && byte_classes[data_[p]] == ByteClass::whitespace) ++p;
+    if (p == size_ || data_[p] != '%') break;
+    while (p < size_ && data_[p] != '\r' && data_[p] != '\n') ++p;  // a comment, to the end of its line
   }
+  pos_ = p;
+  peek_end();  // at the end of a buffer that is not the end of the data: NeedMore
 }
 
 std::string_view Parser::regular_token() {
   const std::size_t start = pos_;
-  while (!peek_end() && is_regular(data_[pos_])) ++pos_;
-  return {reinterpret_cast<const char*>(data_ + start), pos_ - start};
+  std::size_t p = pos_;
+  while (p < size_ && byte_classes[data_[p]] == ByteClass::regular) ++p;
+  pos_ = p;
+  peek_end();
+  return {reinterpret_cast<const char*>(data_ + start), p - start};
 }
 
 bool Parser::try_keyword(std::string_view keyword) {
@@ -297,10 +298,12 @@ void Parser::parse_number(Object& o) {
   const std::string_view token = regular_token();
   bool real = false;
   std::size_t digits = 0;
+  std::uint64_t magnitude = 0;  // the integer's digits as read; up to 18 of them cannot overflow
   for (std::size_t i = 0; i < token.size(); ++i) {
     const char ch = token[i];
     if (ch >= '0' && ch <= '9') {
       ++digits;
+      magnitude = magnitude * 10 + static_cast<std::uint64_t>(ch - '0');
     } else if (ch == '.' && !real) {
       real = true;
     } else if ((ch == '+' || ch == '-') && i == 0) {
@@ -312,6 +315,12 @@ void Parser::parse_number(Object& o) {
   if (digits == 0) {
     pos_ = start;
     fail("malformed number '" + std::string(token.substr(0, 32)) + "'");
+  }
+  if (!real && digits <= 18) {  // the common case, without from_chars
+    reset(o, Kind::integer);
+    const auto value = static_cast<std::int64_t>(magnitude);
+    o.integer = token[0] == '-' ? -value : value;
+    return;
   }
   if (!real) {
     const char* first = token.data() + (token[0] == '+' ? 1 : 0);

@@ -3,6 +3,7 @@
 // data) throws NeedMore so the caller can retry with a larger span.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -95,10 +96,15 @@ class Parser {
   PartName part_;
 };
 
-inline bool is_pdf_whitespace(std::uint8_t c) { return c == 0 || c == 9 || c == 10 || c == 12 || c == 13 || c == 32; }
-inline bool is_pdf_delimiter(std::uint8_t c) {
-  return c == '(' || c == ')' || c == '<' || c == '>' || c == '[' || c == ']' || c == '{' || c == '}' || c == '/' ||
-         c == '%';
-}
+// The three classes of bytes in PDF syntax (§7.2.3), one table lookup per byte: the lexer asks
+// for every byte of every token.
+enum class ByteClass : std::uint8_t { regular, whitespace, delimiter };
+inline constexpr std::array<ByteClass, 256> byte_classes = [] {
+  std::array<ByteClass, 256> t{};
+  for (const std::uint8_t c : {0, 9, 10, 12, 13, 32}) t[c] = ByteClass::whitespace;
+  for (const std::uint8_t c : {'(', ')', '<', '>', '[', ']', '{', '}', '/', '%'}) t[c] = ByteClass::delimiter;
+  return t;
+}();
+inline bool is_pdf_whitespace(std::uint8_t c) { return byte_classes[c] == ByteClass::whitespace; }
 
 }  // namespace docconform::pdf
