@@ -192,7 +192,12 @@ std::vector<std::string> worksheet_parts(const std::string& bytes, const std::st
 // This machine's parallel limit for the same work, in one round: n threads each loading its
 // own copy (nothing shared) against one thread loading all n copies. The copies exist only
 // here, so that they are not in the loads' peak RSS.
-double ceiling_round(const std::string& bytes, unsigned n) {
+struct Ceiling {
+  double one_thread_s = 0, n_threads_s = 0;
+  double speedup() const { return one_thread_s / n_threads_s; }
+};
+
+Ceiling ceiling_round(const std::string& bytes, unsigned n) {
   const std::vector<std::string> copies(n, bytes);
   xlsx::LoadOptions serial;
   serial.parallel = false;
@@ -205,7 +210,7 @@ double ceiling_round(const std::string& bytes, unsigned n) {
     threads.emplace_back([&copy, &serial] { xlsx::load_workbook(copy, serial, "ceiling"); });
   }
   for (auto& t : threads) t.join();
-  return one / (now_s() - t0);
+  return {one, now_s() - t0};
 }
 
 std::string load_average() {
@@ -253,20 +258,26 @@ void run_bench(const BenchFlags& flags) {
   const unsigned max_threads = thread_counts[widest];
   std::vector<double> ceilings, of_ceiling;
   for (unsigned i = 0; i < repeat; ++i) {
-    std::cerr << "  round " << i + 1 << ": threads " << flags.threads << (max_threads > 1 ? ", ceiling" : "") << "\n";
+    std::cerr << "  round " << i + 1 << ":";
     for (std::size_t k = 0; k < thread_counts.size(); ++k) {
       xlsx::LoadOptions o = base;
       o.parallel = true;
       o.threads = thread_counts[k];
       load_once(bytes, o, cells, runs[k], sheets_inflated);
+      std::cerr << " " << thread_counts[k] << (thread_counts[k] == 1 ? " thread " : " threads ") << number(runs[k].wall.back())
+                << " s (floor " << number(runs[k].floor.back()) << " s)";
     }
     if (max_threads > 1) {
-      ceilings.push_back(ceiling_round(bytes, max_threads));
+      const Ceiling c = ceiling_round(bytes, max_threads);
       // Its threads leave freed memory in their malloc arenas: given back, so that the next
       // load's peak RSS is its own.
       ::malloc_trim(0);
+      ceilings.push_back(c.speedup());
       of_ceiling.push_back(runs.front().wall.back() / runs[widest].wall.back() / ceilings.back());
+      std::cerr << "; ceiling " << number(c.speedup()) << " (" << number(c.one_thread_s) << " s / " << number(c.n_threads_s)
+                << " s), speedup " << number(runs.front().wall.back() / runs[widest].wall.back());
     }
+    std::cerr << "\n";
   }
   std::vector<double> floor_times, floor_cpu;
   for (const Run& r : runs) {
