@@ -189,14 +189,14 @@ std::vector<std::string> worksheet_parts(const std::string& bytes, const std::st
   return parts;
 }
 
-// This machine's parallel limit for the same work, in one round: n threads each loading its
-// own copy (nothing shared) against one thread loading all n copies. The copies exist only
-// here, so that they are not in the loads' peak RSS.
 struct Ceiling {
   double one_thread_s = 0, n_threads_s = 0;
   double speedup() const { return one_thread_s / n_threads_s; }
 };
 
+// This machine's parallel limit for the same work, in one round: n threads each loading its
+// own copy (nothing shared) against one thread loading all n copies. The copies exist only
+// here, so that they are not in the loads' peak RSS.
 Ceiling ceiling_round(const std::string& bytes, unsigned n) {
   const std::vector<std::string> copies(n, bytes);
   xlsx::LoadOptions serial;
@@ -272,10 +272,11 @@ void run_bench(const BenchFlags& flags) {
       // Its threads leave freed memory in their malloc arenas: given back, so that the next
       // load's peak RSS is its own.
       ::malloc_trim(0);
+      const double speedup = runs.front().wall.back() / runs[widest].wall.back();
       ceilings.push_back(c.speedup());
-      of_ceiling.push_back(runs.front().wall.back() / runs[widest].wall.back() / ceilings.back());
+      of_ceiling.push_back(speedup / c.speedup());
       std::cerr << "; ceiling " << number(c.speedup()) << " (" << number(c.one_thread_s) << " s / " << number(c.n_threads_s)
-                << " s), speedup " << number(runs.front().wall.back() / runs[widest].wall.back());
+                << " s), speedup " << number(speedup);
     }
     std::cerr << "\n";
   }
