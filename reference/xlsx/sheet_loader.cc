@@ -131,7 +131,9 @@ class Pipeline {
   Pipeline(const Package& package, std::vector<SheetWork>& sheets, const SheetParseContext& context,
            const LoadOptions& options, const SharedStringsJob& shared_strings)
       : package_(package), sheets_(sheets), context_(context), shared_strings_job_(shared_strings),
-        target_(effective_chunk(options)), max_row_bytes_(options.limits.max_row_bytes) {
+        target_(effective_chunk(options)), piece_(std::min<std::size_t>(target_, 256 << 10)),
+        recycle_capacity_(options.chunk_bytes == 0 ? 0 : 2 * (target_ + piece_)),
+        max_row_bytes_(options.limits.max_row_bytes) {
     std::uint64_t estimate = 0;
     for (const auto& s : sheets) {
       const auto index = package.find(s.part);
@@ -195,8 +197,8 @@ class Pipeline {
         ++busy_;
         lock.unlock();
         parse_job(job, context_, collector);
-        release(job.owned);  // free the bytes before taking the lock
         lock.lock();
+        recycle(std::move(job.owned));
         --busy_;
         changed_.notify_all();
         continue;
@@ -205,10 +207,12 @@ class Pipeline {
         sheet->started = true;
         sheet->busy = true;
         ++busy_;
+        std::string spare = take_spare();
         lock.unlock();
         std::vector<ChunkJob> produced;
-        const bool finished = inflate_step(*sheet, produced);
+        const bool finished = inflate_step(*sheet, produced, spare);
         lock.lock();
+        recycle(std::move(spare));
         sheet->finished = finished;  // read by other workers under the lock
         for (auto& job : produced) {
           sheet->chunks.push_back(std::make_unique<ChunkSlot>());
@@ -232,13 +236,14 @@ class Pipeline {
   // Inflates until a chunk's worth of bytes ends at a row boundary (or the part ends); returns
   // whether the sheet's stream is done. Runs without the lock: only the busy worker touches
   // the sheet's stream state.
-  bool inflate_step(SheetWork& sheet, std::vector<ChunkJob>& out) {
+  // spare: an empty buffer, recycled when one was free, to take the bytes after the split.
+  bool inflate_step(SheetWork& sheet, std::vector<ChunkJob>& out, std::string& spare) {
     try {
       if (!sheet.stream) sheet.stream = std::make_unique<PartStream>(package_, sheet.part);
-      const std::size_t piece = std::min<std::size_t>(target_, 256 << 10);
-      if (target_ != static_cast<std::size_t>(-1)) sheet.pending.reserve(target_ + piece);
+      if (sheet.pending.empty() && sheet.pending.capacity() < spare.capacity()) sheet.pending.swap(spare);
+      if (target_ != static_cast<std::size_t>(-1)) sheet.pending.reserve(target_ + piece_);
       for (;;) {
-        const std::size_t n = sheet.stream->read(sheet.pending, piece);
+        const std::size_t n = sheet.stream->read(sheet.pending, piece_);
         if (n == 0) {
           ChunkJob job;
           job.size = sheet.pending.size();
@@ -272,10 +277,11 @@ class Pipeline {
         job.size = length;
         job.base = sheet.pending_base;
         job.first = sheet.pending_base == 0;
-        std::string rest = sheet.pending.substr(length);
+        spare.assign(sheet.pending, length);  // the rest starts the next chunk
         sheet.pending.resize(length);
         job.owned = std::move(sheet.pending);
-        sheet.pending = std::move(rest);
+        sheet.pending = std::move(spare);
+        spare = std::string();
         sheet.pending_base += length;
         out.push_back(std::move(job));
         return false;
@@ -288,6 +294,25 @@ class Pipeline {
     }
   }
 
+  // Parsed chunks' buffers, kept (under the lock) for the chunks still to come, so that a long
+  // sheet cycles through a few warm buffers instead of faulting in fresh pages for every chunk.
+  std::string take_spare() {
+    if (spare_.empty()) return {};
+    std::string s = std::move(spare_.back());
+    spare_.pop_back();
+    return s;
+  }
+
+  void recycle(std::string&& buffer) {
+    // Only chunk-sized buffers, and no more than can be in flight: a part without row starts
+    // grows its buffer up to max_row_bytes, and that must not stay allocated.
+    if (buffer.capacity() < target_ || buffer.capacity() > recycle_capacity_ || spare_.size() > max_ready_ + threads_) {
+      return release(buffer);
+    }
+    buffer.clear();
+    spare_.push_back(std::move(buffer));
+  }
+
   const Package& package_;
   std::vector<SheetWork>& sheets_;
   const SheetParseContext& context_;
@@ -296,12 +321,15 @@ class Pipeline {
   std::size_t shared_strings_ = 0;
   std::exception_ptr shared_strings_error_;
   std::size_t target_;
+  std::size_t piece_;  // bytes inflated per read
+  std::size_t recycle_capacity_;
   std::uint64_t max_row_bytes_;
   unsigned threads_ = 1;
   std::size_t max_ready_ = 2;
   std::mutex mutex_;
   std::condition_variable changed_;
   std::deque<ChunkJob> ready_;
+  std::vector<std::string> spare_;
   std::size_t busy_ = 0;
 };
 
