@@ -7,22 +7,40 @@
 namespace docconform::xlsx::test {
 namespace {
 
+GenOptions four_columns(std::uint32_t sheets, std::uint32_t rows) {
+  GenOptions g;
+  g.sheets = sheets;
+  g.rows = rows;
+  g.columns = 4;
+  return g;
+}
+
+struct CountedLoad {
+  Workbook workbook;
+  LoadStats stats;
+  AllocStats used;  // by the load alone
+};
+
+CountedLoad counted_load(const std::string& bytes, unsigned threads, std::size_t chunk_bytes = LoadOptions{}.chunk_bytes) {
+  LoadOptions options;
+  options.threads = threads;
+  options.chunk_bytes = chunk_bytes;
+  CountedLoad out;
+  const AllocStats before = alloc_snapshot();
+  out.workbook = load_workbook(bytes, options, "g", &out.stats);
+  out.used = alloc_snapshot() - before;
+  return out;
+}
+
 TEST(XlsxAllocations, WellUnderAQuarterAllocationPerCell) {
   ASSERT_TRUE(alloc_hook_installed());
   for (const bool inline_strings : {false, true}) {
-    GenOptions g;
-    g.sheets = 4;
-    g.rows = 5000;
-    g.columns = 4;
+    GenOptions g = four_columns(4, 5000);
     g.inline_strings = inline_strings;
     const std::string bytes = generate_workbook(g);
     for (const unsigned threads : {1u, 2u}) {
-      LoadOptions o;
-      o.threads = threads;
-      const AllocStats before = alloc_snapshot();
-      const Workbook wb = load_workbook(bytes, o, "g");
-      const AllocStats used = alloc_snapshot() - before;
-      const double per_cell = static_cast<double>(used.total_count()) / static_cast<double>(wb.cell_count());
+      const CountedLoad load = counted_load(bytes, threads);
+      const double per_cell = static_cast<double>(load.used.total_count()) / static_cast<double>(load.workbook.cell_count());
       EXPECT_LT(per_cell, 0.25) << "threads " << threads << " inline " << inline_strings;
     }
   }
@@ -33,22 +51,13 @@ TEST(XlsxAllocations, WellUnderAQuarterAllocationPerCell) {
 // buffer per chunk adds about 1.5 more (2.6 in all).
 TEST(XlsxAllocations, ChunkBuffersAreReusedAcrossChunks) {
   ASSERT_TRUE(alloc_hook_installed());
-  GenOptions g;
-  g.sheets = 1;
-  g.rows = 20000;
-  g.columns = 4;
+  GenOptions g = four_columns(1, 20000);
   g.extras = false;
   const std::string bytes = generate_workbook(g);
   for (const unsigned threads : {1u, 2u}) {
-    LoadOptions o;
-    o.threads = threads;
-    o.chunk_bytes = 16 << 10;
-    LoadStats stats;
-    const AllocStats before = alloc_snapshot();
-    const Workbook wb = load_workbook(bytes, o, "g", &stats);
-    const AllocStats used = alloc_snapshot() - before;
-    ASSERT_GT(stats.chunks, 50u);
-    const double per_xml_byte = static_cast<double>(used.total_bytes()) / static_cast<double>(stats.inflated_bytes);
+    const CountedLoad load = counted_load(bytes, threads, 16 << 10);
+    ASSERT_GT(load.stats.chunks, 50u);
+    const double per_xml_byte = static_cast<double>(load.used.total_bytes()) / static_cast<double>(load.stats.inflated_bytes);
     EXPECT_LT(per_xml_byte, 1.5) << "threads " << threads;
   }
 }
