@@ -295,7 +295,7 @@ class Pipeline {
   }
 
   // Parsed chunks' buffers, kept (under the lock) for the chunks still to come, so that a long
-  // sheet cycles through a few warm buffers instead of faulting in fresh pages for every chunk.
+  // sheet cycles through a few buffers instead of allocating one per chunk.
   std::string take_spare() {
     if (spare_.empty()) return {};
     std::string s = std::move(spare_.back());

@@ -59,8 +59,8 @@ enum class SinkKind { memory, file, stream, zlib, lz4 };
 // The file sinks write through two buffers of this size, one filled while the other is written
 // out (a record header may straddle a hand-off). Each hand-off may wake the output thread, and
 // on this project's 2-core virtual machine a wake-up costs enough that 1 MiB buffers (40
-// hand-offs for a 40 MB table) left the file sink 1.5-1.9x the memory sink; 4 MiB buffers
-// measured 0.95-1.0x (docs/benchmarks.md, SST, "Fewer hand-offs").
+// hand-offs for a 40 MB table) left the file sink 1.4-1.9x the memory sink in most runs; with
+// 4 MiB buffers most runs measured 0.95-1.1x (docs/benchmarks.md, SST, "fewer hand-offs").
 inline constexpr std::size_t file_sink_buffer_bytes = 4u << 20;
 const char* to_string(SinkKind kind);
 SinkKind parse_sink_kind(std::string_view name);  // throws Error(usage)
