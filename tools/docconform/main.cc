@@ -27,8 +27,12 @@ int exit_status(docconform::ErrorKind kind) {
 
 // A large load spends a tenth of its time in page faults on fresh model memory (the 1M-row
 // benchmark file: 55,000 faults). With malloc's memory eligible for transparent huge pages
-// (glibc.malloc.hugetlb=1) it takes a few thousand. glibc reads tunables only at startup, so the
-// CLI runs itself again once with the tunable set, unless GLIBC_TUNABLES is set already (the
+// (glibc.malloc.hugetlb=1) it takes a few thousand. glibc 2.36 gives that advice to the main
+// arena and to mmapped chunks only, not to the heaps of the arenas it makes for other threads,
+// so a worker's cells and buffers would still fault in 4 KiB at a time: one arena for every
+// thread (glibc.malloc.arena_max=1) puts them on huge pages too, and costs no contention at the
+// loader's few allocations per thousand cells. glibc reads tunables only at startup, so the
+// CLI runs itself again once with the tunables set, unless GLIBC_TUNABLES is set already (the
 // caller's choice, which also turns this off). The second run restores the environment, so
 // the programs it starts (adapters, compared readers) see the caller's.
 void run_with_malloc_huge_pages(char** argv) {
@@ -39,7 +43,7 @@ void run_with_malloc_huge_pages(char** argv) {
     const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
     if (n > 0) {
       self[n] = '\0';
-      ::setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1", 1);
+      ::setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1:glibc.malloc.arena_max=1", 1);
       ::setenv(marker, "1", 1);
       ::execv(self, argv);  // returns only on failure: go on as we are
     }

@@ -90,7 +90,7 @@ StreamRun measure_stream(const std::string& path, std::size_t sheets, unsigned r
 
 struct Run {
   unsigned threads = 1;
-  std::vector<double> wall, cpu, cpu_ratio, a, b, c;
+  std::vector<double> wall, cpu, cpu_ratio, a, b, c, minor_faults;
   // The floor timed just before each load, and each load over it (wall and CPU).
   std::vector<double> floor, floor_cpu, vs_floor, cpu_vs_floor_cpu;
   double allocs_per_cell = 0, bytes_per_cell = 0;
@@ -110,16 +110,16 @@ void load_once(const std::string& bytes, const xlsx::LoadOptions& options, std::
     run.floor.push_back(wall);
     run.floor_cpu.push_back(cpu);
   }
-  reset_peak_rss();
   xlsx::LoadStats stats;
   const AllocStats before = alloc_snapshot();
+  const PageFaults faults0 = page_faults();
   const double cpu0 = process_cpu_seconds();
   const double t0 = now_s();
   const xlsx::Workbook wb = xlsx::load_workbook(bytes, options, "bench", &stats);
   const double t1 = now_s();
   const double cpu1 = process_cpu_seconds();
   const AllocStats used = alloc_snapshot() - before;
-  run.peak_rss = std::max(run.peak_rss, peak_rss_bytes());
+  run.minor_faults.push_back(static_cast<double>(page_faults().minor - faults0.minor));
   cells = wb.cell_count();
   run.wall.push_back(t1 - t0);
   run.cpu.push_back(cpu1 - cpu0);
@@ -135,6 +135,12 @@ void load_once(const std::string& bytes, const xlsx::LoadOptions& options, std::
   const double n = static_cast<double>(std::max<std::size_t>(cells, 1));
   run.allocs_per_cell = static_cast<double>(used.total_count()) / n;
   run.bytes_per_cell = static_cast<double>(used.total_bytes()) / n;
+}
+
+xlsx::LoadOptions with_threads(xlsx::LoadOptions options, unsigned threads) {
+  options.parallel = true;
+  options.threads = threads;
+  return options;
 }
 
 Run measure(const std::string& bytes, const xlsx::LoadOptions& options, unsigned repeat, std::size_t& cells) {
@@ -260,29 +266,31 @@ void run_bench(const BenchFlags& flags) {
     return std::pair(wall, cpu);
   };
 
+  // Every timed load starts from the same memory state: warm, as the floor's reused buffer and
+  // the ceiling's loads are. One untimed load per thread count first, and no trim between timed
+  // loads; a trim before one of them would leave its threads to fault in every page again (dear
+  // on a virtual machine) while the others reuse what the previous load freed.
+  std::vector<Run> runs(thread_counts.size());
+  for (std::size_t k = 0; k < thread_counts.size(); ++k) {
+    runs[k].threads = thread_counts[k];
+    xlsx::load_workbook(bytes, with_threads(base, thread_counts[k]), "warm-up");
+  }
+
   // Rounds: in each, every thread count's load (after its floor), then the ceiling, so that the
   // speedups and the ceiling they are judged against see the same state of the host.
   std::size_t cells = 0;
-  std::vector<Run> runs(thread_counts.size());
-  for (std::size_t k = 0; k < thread_counts.size(); ++k) runs[k].threads = thread_counts[k];
   const std::size_t widest = static_cast<std::size_t>(std::max_element(thread_counts.begin(), thread_counts.end()) - thread_counts.begin());
   const unsigned max_threads = thread_counts[widest];
   std::vector<double> ceilings, of_ceiling;
   for (unsigned i = 0; i < repeat; ++i) {
     std::cerr << "  round " << i + 1 << ":";
     for (std::size_t k = 0; k < thread_counts.size(); ++k) {
-      xlsx::LoadOptions o = base;
-      o.parallel = true;
-      o.threads = thread_counts[k];
-      load_once(bytes, o, cells, runs[k], sheets_inflated);
+      load_once(bytes, with_threads(base, thread_counts[k]), cells, runs[k], sheets_inflated);
       std::cerr << " " << thread_counts[k] << (thread_counts[k] == 1 ? " thread " : " threads ") << number(runs[k].wall.back())
                 << " s (floor " << number(runs[k].floor.back()) << " s)";
     }
     if (max_threads > 1) {
       const Ceiling c = ceiling_round(bytes, max_threads);
-      // Its threads leave freed memory in their malloc arenas: given back, so that the next
-      // load's peak RSS is its own.
-      ::malloc_trim(0);
       const double speedup = runs.front().wall.back() / runs[widest].wall.back();
       ceilings.push_back(c.speedup());
       of_ceiling.push_back(speedup / c.speedup());
@@ -291,6 +299,15 @@ void run_bench(const BenchFlags& flags) {
     }
     std::cerr << "\n";
   }
+  // Peak RSS from loads of their own, each after the free memory of every malloc arena has been
+  // given back, so that a load's peak is its own and not what earlier loads left cached.
+  for (Run& r : runs) {
+    ::malloc_trim(0);
+    reset_peak_rss();
+    xlsx::load_workbook(bytes, with_threads(base, r.threads), "peak RSS");
+    r.peak_rss = peak_rss_bytes();
+  }
+
   std::vector<double> floor_times, floor_cpu;
   for (const Run& r : runs) {
     floor_times.insert(floor_times.end(), r.floor.begin(), r.floor.end());
@@ -320,6 +337,7 @@ void run_bench(const BenchFlags& flags) {
   if (flags.stream) {
     std::cerr << "  streaming row reader\n";
     const std::size_t sheets = xlsx::load_workbook(bytes, base, flags.file).sheets.size();  // freed before measuring
+    ::malloc_trim(0);
     stream = measure_stream(flags.file, sheets, repeat);
   }
 
@@ -341,7 +359,8 @@ void run_bench(const BenchFlags& flags) {
         << ", \"speedup\": " << number(base_median / m) << ", \"cpu_utilization\": " << number(median(r.cpu_ratio))
         << ", \"cpu_s\": " << number(median(r.cpu)) << ", \"cpu_vs_inflate_only_cpu\": " << number(median(r.cpu_vs_floor_cpu))
         << ", \"allocs_per_cell\": " << number(r.allocs_per_cell) << ", \"bytes_per_cell\": " << number(r.bytes_per_cell)
-        << ", \"peak_rss_bytes\": " << r.peak_rss << ", \"cells_per_s\": " << number(static_cast<double>(cells) / m)
+        << ", \"peak_rss_bytes\": " << r.peak_rss << ", \"minor_faults\": " << number(median(r.minor_faults))
+        << ", \"cells_per_s\": " << number(static_cast<double>(cells) / m)
         << ", \"phase_a_s\": " << number(median(r.a)) << ", \"phase_b_s\": " << number(median(r.b))
         << ", \"phase_c_s\": " << number(median(r.c))
         << ", \"shared_strings_beside_sheets\": " << (r.shared_strings_beside_sheets ? "true" : "false")
