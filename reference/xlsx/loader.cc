@@ -169,13 +169,16 @@ WorkbookIndex index_workbook(const Package& package, const LoadOptions& options)
 }
 
 void read_shared_strings_part(const Package& package, const std::string& part, const LoadOptions& options,
-                              SharedStrings& out) {
+                              SharedStrings& out, const std::function<void()>& between_reads) {
   const ScanLimits limits = scan_limits(options.limits);
   try {
     // On one thread the part is parsed as it inflates: its XML is never held whole.
     if (options.chunk_bytes != 0 && (!options.parallel || planned_threads(2, options.threads) < 2)) {
       PartStream stream(package, part);
-      const auto next = [&](std::string& buffer, std::size_t max) { return stream.read(buffer, max); };
+      const auto next = [&](std::string& buffer, std::size_t max) {
+        if (between_reads) between_reads();
+        return stream.read(buffer, max);
+      };
       if (read_shared_strings_streaming(next, stream.declared_size(), limits, out, options)) return;
       // A split point was not an <si> boundary: parse the whole part, read again uncounted.
       read_shared_strings(package.read(part, false), limits, out, options);
@@ -238,12 +241,12 @@ Workbook load_package(const Package& package, const LoadOptions& options, LoadSt
   SharedStringsJob shared_strings;
   stats.shared_strings_beside_sheets = shared_strings_beside_sheets(package, index, options);
   if (stats.shared_strings_beside_sheets) {
-    shared_strings = [&] {
+    shared_strings = [&](const std::function<void()>& between_reads) {
       // This worker alone, while the others parse sheets: on one thread the part is parsed as
       // it inflates, so its XML is not held beside the growing sheets.
       LoadOptions one_thread = options;
       one_thread.threads = 1;
-      read_shared_strings_part(package, index.shared_strings_part, one_thread, wb.shared_strings);
+      read_shared_strings_part(package, index.shared_strings_part, one_thread, wb.shared_strings, between_reads);
       return wb.shared_strings.items.size();
     };
     context.shared_strings = std::nullopt;

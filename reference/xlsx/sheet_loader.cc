@@ -178,7 +178,10 @@ class Pipeline {
         std::size_t count = 0;
         std::exception_ptr error;
         try {
-          count = shared_strings_job_();
+          // Inflating a sheet is the load's longest chain when one sheet dominates: its worker
+          // should not stop to parse the chunks this worker would have parsed, so this worker
+          // parses them between its pieces of the table.
+          count = shared_strings_job_([&] { parse_ready(collector); });
         } catch (...) {
           error = std::current_exception();
         }
@@ -192,15 +195,7 @@ class Pipeline {
       // Once the shared strings have failed, the sheets' results will not be used: stop inflating.
       SheetWork* sheet = !shared_strings_error_ && ready_.size() < max_ready_ ? inflatable() : nullptr;
       if (!ready_.empty() && (sheet == nullptr || ready_.size() >= threads_)) {
-        ChunkJob job = std::move(ready_.front());
-        ready_.pop_front();
-        ++busy_;
-        lock.unlock();
-        parse_job(job, context_, collector);
-        lock.lock();
-        recycle(std::move(job.owned));
-        --busy_;
-        changed_.notify_all();
+        parse_next(lock, collector);
         continue;
       }
       if (sheet != nullptr) {
@@ -231,6 +226,24 @@ class Pipeline {
       }
       changed_.wait(lock);
     }
+  }
+
+  // Parses the first ready chunk; lock is held on entry and on return.
+  void parse_next(std::unique_lock<std::mutex>& lock, TextCollector& collector) {
+    ChunkJob job = std::move(ready_.front());
+    ready_.pop_front();
+    ++busy_;
+    lock.unlock();
+    parse_job(job, context_, collector);
+    lock.lock();
+    recycle(std::move(job.owned));
+    --busy_;
+    changed_.notify_all();
+  }
+
+  void parse_ready(TextCollector& collector) {
+    std::unique_lock lock(mutex_);
+    while (!ready_.empty()) parse_next(lock, collector);
   }
 
   // Inflates until a chunk's worth of bytes ends at a row boundary (or the part ends); returns
@@ -433,7 +446,7 @@ std::vector<SheetOutput> load_sheets(const Package& package, const std::vector<s
   SheetParseContext known = context;  // with the shared string table's size
   bool indexes_unchecked = false;
   if (options.inflate == InflateMode::serial) {
-    if (shared_strings) known.shared_strings = shared_strings();  // phase A reads it first
+    if (shared_strings) known.shared_strings = shared_strings({});  // phase A reads it first
     run_serial_inflate(package, sheets, known, options, stats);
   } else {
     const auto b = Clock::now();

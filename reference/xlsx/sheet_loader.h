@@ -22,8 +22,9 @@ struct SheetOutput {
   bool split = false;
 };
 
-// Reads the shared string table and returns its size.
-using SharedStringsJob = std::function<std::size_t()>;
+// Reads the shared string table and returns its size. It calls between_reads between pieces of
+// the part, so that the worker running it also parses the sheet chunks that are ready.
+using SharedStringsJob = std::function<std::size_t(const std::function<void()>& between_reads)>;
 
 // Loads the worksheet parts (zip entry names) and returns one output per part, in order.
 // Given a shared_strings job (context.shared_strings then unknown), the first free worker runs

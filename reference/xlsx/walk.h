@@ -2,6 +2,7 @@
 // streaming row reader.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -28,7 +29,8 @@ struct WorkbookIndex {
 WorkbookIndex index_workbook(const Package& package, const LoadOptions& options);
 
 // Reads the shared strings part into out (split into chunks on the pool as options allow).
+// When it is parsed as it inflates, between_reads runs before each read of the part.
 void read_shared_strings_part(const Package& package, const std::string& part, const LoadOptions& options,
-                              SharedStrings& out);
+                              SharedStrings& out, const std::function<void()>& between_reads = {});
 
 }  // namespace docconform::xlsx
