@@ -6,65 +6,69 @@
 
 namespace docconform::sst {
 
+std::vector<OutputBuffer::Slot> OutputBuffer::make_slots() {
+  std::vector<Slot> slots(file_sink_buffers);
+  // Not zero-filled: every byte is written before it is handed off.
+  for (Slot& s : slots) s.data = std::make_unique_for_overwrite<std::uint8_t[]>(file_sink_buffer_bytes);
+  return slots;
+}
+
 OutputBuffer::OutputBuffer(Write write)
-    : write_(std::move(write)),
-      // Not zero-filled: every byte is written before it is handed off.
-      buffers_{std::make_unique_for_overwrite<std::uint8_t[]>(file_sink_buffer_bytes),
-               std::make_unique_for_overwrite<std::uint8_t[]>(file_sink_buffer_bytes)},
-      thread_([this] { run(); }) {}
+    : write_(std::move(write)), slots_(make_slots()), current_(slots_[0].data.get()), thread_([this] { run(); }) {}
 
 OutputBuffer::~OutputBuffer() {
-  {
-    std::unique_lock lock(mutex_);
-    changed_.wait(lock, [this] { return job_data_ == nullptr; });
-    stopping_ = true;
-  }
-  changed_.notify_all();
+  published_.fetch_or(1, std::memory_order_release);
+  published_.notify_one();
   thread_.join();
 }
 
 void OutputBuffer::hand_off() {
   if (fill_ == 0) return;
-  {
-    // The other buffer is refilled next: its write must be over.
-    std::unique_lock lock(mutex_);
-    wait_idle(lock);
-    job_data_ = buffers_[current_].get();
-    job_size_ = fill_;
-    job_at_ = handed_off_;
-  }
-  changed_.notify_all();
+  const std::uint64_t count = published_.load(std::memory_order_relaxed) / 2;
+  Slot& slot = slots_[count % slots_.size()];
+  slot.size = fill_;
+  slot.at = handed_off_;
+  published_.store((count + 1) * 2, std::memory_order_release);
+  published_.notify_one();
   handed_off_ += fill_;
   fill_ = 0;
-  current_ ^= 1;
+  // The next buffer is free once the write of the one that last used it is over.
+  const std::uint64_t next = count + 1;
+  if (next >= slots_.size()) wait_written(next + 1 - slots_.size());
+  current_ = slots_[next % slots_.size()].data.get();
 }
 
-void OutputBuffer::wait() {
-  std::unique_lock lock(mutex_);
-  wait_idle(lock);
-}
+void OutputBuffer::wait() { wait_written(published_.load(std::memory_order_relaxed) / 2); }
 
-void OutputBuffer::wait_idle(std::unique_lock<std::mutex>& lock) {
-  changed_.wait(lock, [this] { return job_data_ == nullptr; });
-  if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+void OutputBuffer::wait_written(std::uint64_t count) {
+  std::uint64_t seen = written_.load(std::memory_order_acquire);
+  while (seen < count) {
+    written_.wait(seen, std::memory_order_acquire);
+    seen = written_.load(std::memory_order_acquire);
+  }
+  if (failed_.load(std::memory_order_acquire)) std::rethrow_exception(error_);
 }
 
 void OutputBuffer::run() {
-  std::unique_lock lock(mutex_);
+  std::uint64_t done = 0;
   while (true) {
-    changed_.wait(lock, [this] { return job_data_ != nullptr || stopping_; });
-    if (job_data_ == nullptr) return;
-    lock.unlock();
-    std::exception_ptr error;
-    try {
-      write_(job_data_, job_size_, job_at_);
-    } catch (...) {
-      error = std::current_exception();
+    std::uint64_t word = published_.load(std::memory_order_acquire);
+    while (word / 2 == done && (word & 1) == 0) {
+      published_.wait(word, std::memory_order_acquire);
+      word = published_.load(std::memory_order_acquire);
     }
-    lock.lock();
-    if (error) error_ = error;
-    job_data_ = nullptr;
-    changed_.notify_all();
+    if ((word & 1) != 0) return;
+    const Slot& slot = slots_[done % slots_.size()];
+    if (!failed_.load(std::memory_order_relaxed)) {
+      try {
+        write_(slot.data.get(), slot.size, slot.at);
+      } catch (...) {
+        error_ = std::current_exception();
+        failed_.store(true, std::memory_order_release);
+      }
+    }
+    written_.store(++done, std::memory_order_release);
+    written_.notify_one();
   }
 }
 

@@ -133,9 +133,9 @@ TEST(WriterEquivalence, EverySinkWritesTheSameBytes) {
 }
 
 TEST(WriterEquivalence, FileSinksHandSeveralBuffersToTheirThread) {
-  // More than two buffers: the writer fills one while the sink's thread writes the other.
-  const SstTable table = generate_strings(240000, Mix::mixed, 3);
-  ASSERT_GT(sst_bytes(table).size(), 2 * file_sink_buffer_bytes);
+  // More than the ring holds: the writer refills buffers the sink's thread has written.
+  const SstTable table = generate_strings(520000, Mix::mixed, 3);
+  ASSERT_GT(sst_bytes(table).size(), (file_sink_buffers + 2) * file_sink_buffer_bytes);
   expect_every_file_sink_writes_the_same_bytes(table, "sst_buffers");
 }
 
@@ -245,19 +245,31 @@ TEST(WriterEquivalence, FileSinksAllocateWhatTheyExpectAndGiveBackTheRest) {
 
 TEST(WriterEquivalence, WriteErrorsOnTheOutputThreadReachTheWriter) {
   // The file sinks write on a second thread; a full disk must still fail the write, naming the
-  // file, whether it shows at a later buffer's hand-off or at finish().
+  // file: at a later buffer's hand-off once the ring has gone round, else at finish().
   if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full on this machine";
-  const SstTable table = generate_strings(240000, Mix::cjk, 5);
-  ASSERT_GT(sst_bytes(table).size(), 2 * file_sink_buffer_bytes);
+  const SstTable small = generate_strings(2000, Mix::cjk, 5);
+  const SstTable large = generate_strings(360000, Mix::cjk, 5);
+  ASSERT_LT(sst_bytes(small).size(), file_sink_buffer_bytes);
+  ASSERT_GT(sst_bytes(large).size(), (file_sink_buffers + 2) * file_sink_buffer_bytes);
+  auto expect_full_disk = [](const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::io) << e.what();
+    EXPECT_EQ(e.context().file, "/dev/full") << e.what();
+  };
   for (const SinkKind kind : {SinkKind::file, SinkKind::stream, SinkKind::zlib, SinkKind::lz4}) {
     try {
       auto sink = make_file_sink(kind, "/dev/full");
-      write_sst_fast(table, *sink);
+      write_sst_fast(large, *sink);
+      ADD_FAILURE() << to_string(kind) << ": the writer went past the failed writes";
+    } catch (const Error& e) {
+      expect_full_disk(e);
+    }
+    try {
+      auto sink = make_file_sink(kind, "/dev/full");
+      write_sst_fast(small, *sink);
       sink->finish();
       ADD_FAILURE() << to_string(kind) << ": no error";
     } catch (const Error& e) {
-      EXPECT_EQ(e.kind(), ErrorKind::io) << e.what();
-      EXPECT_EQ(e.context().file, "/dev/full") << e.what();
+      expect_full_disk(e);
     }
   }
 }

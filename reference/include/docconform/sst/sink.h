@@ -56,12 +56,13 @@ inline constexpr std::size_t max_claim_bytes = 4 + max_record_data + claim_slack
 
 enum class SinkKind { memory, file, stream, zlib, lz4 };
 
-// The file sinks write through two buffers of this size, one filled while the other is written
-// out (a record header may straddle a hand-off). Each hand-off may wake the output thread, and
-// on this project's 2-core virtual machine a wake-up costs enough that 1 MiB buffers (40
-// hand-offs for a 40 MB table) left the file sink 1.4-1.9x the memory sink in most runs; with
-// 4 MiB buffers most runs measured 0.95-1.1x (docs/benchmarks.md, SST, "fewer hand-offs").
-inline constexpr std::size_t file_sink_buffer_bytes = 4u << 20;
+// The file sinks write through a ring of file_sink_buffers buffers of file_sink_buffer_bytes:
+// the writer fills one while a second thread writes out those handed off (a record header may
+// straddle a hand-off). Measured on this project's 2-core virtual machine, side by side: two
+// buffers of 4 MiB left the file sink 1.0-1.6x the memory sink, sixteen of 1 MiB 0.87-1.09x
+// (docs/benchmarks.md, SST, "a deeper ring").
+inline constexpr std::size_t file_sink_buffer_bytes = 1u << 20;
+inline constexpr std::size_t file_sink_buffers = 16;
 const char* to_string(SinkKind kind);
 SinkKind parse_sink_kind(std::string_view name);  // throws Error(usage)
 
