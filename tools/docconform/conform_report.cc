@@ -284,7 +284,7 @@ void print_summary(const RunReport& report, const std::string& root) {
               << (r.detail.empty() ? "" : " (" + r.detail + ")") << "\n";
     const std::string golden = golden_dump_path(root, r.case_file->format, r.case_file->name);
     if (r.status == Status::wrong_result && std::filesystem::exists(golden)) {
-      std::cout << dump_diff(read_file(golden), r.dump);
+      std::cout << dump_diff(read_file(golden), r.dump, r.dump_cut);
     }
   }
   for (const auto& impl : report.impls) {

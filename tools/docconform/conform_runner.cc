@@ -11,6 +11,7 @@
 #include <map>
 #include <mutex>
 
+#include "docconform/canonical.h"
 #include "docconform/error.h"
 #include "docconform/parallel.h"
 #include "docconform/sha256.h"
@@ -85,7 +86,7 @@ void time_phases(Result& r, const CaseFile& c, const Adapter& impl, const RunOpt
       failure = p.end == ProcessResult::End::exited ? "exit " + std::to_string(p.exit_code) + ": " + last_line(p.err)
                                                      : "did not exit normally: " + last_line(p.err);
     } else {
-      digest = "sha256:" + sha256_hex(p.out);
+      digest = "sha256:" + p.out_sha256;
       try {
         if (fs::exists(file)) r.phases = read_phase_file(file);
       } catch (const Error& e) {
@@ -107,7 +108,6 @@ Result run_one(const CaseFile& c, const Adapter& impl, const RunOptions& options
   r.case_file = &c;
   r.impl = impl.name;
   bool rejected = false;
-  std::string dump;
   if (impl.in_process()) {
     const DumpFormat* format = find_dump_format(c.format);
     const auto start = std::chrono::steady_clock::now();
@@ -132,16 +132,20 @@ Result run_one(const CaseFile& c, const Adapter& impl, const RunOptions& options
     switch (p.end) {
       case ProcessResult::End::timed_out:
         r.status = Status::timeout;
-        r.detail = "killed after " + std::to_string(limits.timeout_s) + " s";
+        r.detail = "killed after " + number_text(limits.timeout_s) + " s (the timeout)";
         return r;
       case ProcessResult::End::signaled:
         r.status = Status::crash;
         r.detail = "signal " + std::to_string(p.signal) + ": " + last_err;
         return r;
       case ProcessResult::End::output_overflow:
+        r.status = Status::crash;
+        r.detail = "output limit: more than " + std::to_string(limits.max_output_bytes) +
+                   " bytes on stdout (--max-output), killed";
+        return r;
       case ProcessResult::End::spawn_failed:
         r.status = Status::crash;
-        r.detail = p.end == ProcessResult::End::spawn_failed ? "could not start" : "output past the limit";
+        r.detail = "could not start: " + p.err;
         return r;
       case ProcessResult::End::exited:
         break;
@@ -157,13 +161,18 @@ Result run_one(const CaseFile& c, const Adapter& impl, const RunOptions& options
       return r;
     }
     rejected = p.exit_code == 1;
-    r.digest = rejected ? "rejected" : "sha256:" + sha256_hex(p.out);
+    r.digest = rejected ? "rejected" : "sha256:" + p.out_sha256;
     if (rejected) r.detail = last_err;
-    dump = p.out;
+    r.dump = p.out_head;
+    r.dump_cut = p.out_bytes > p.out_head.size();
   }
   r.status = classify(c, rejected, r.digest, r.golden_match);
-  if (r.status == Status::wrong_result) {
-    r.dump = impl.in_process() ? dump_in_process(*find_dump_format(c.format), c.path, true).dump : std::move(dump);
+  if (r.status != Status::wrong_result) {
+    r.dump.clear();
+  } else if (impl.in_process()) {
+    InProcessOutcome again = dump_in_process(*find_dump_format(c.format), c.path, true, nullptr, limits.kept_output_bytes);
+    r.dump = std::move(again.dump);
+    r.dump_cut = again.dump_cut;
   }
   if (!rejected && find_dump_format(c.format)->timed_phases) time_phases(r, c, impl, options, limits);
   return r;
@@ -209,7 +218,8 @@ bool RunReport::gate_failed() const {
   return std::any_of(results.begin(), results.end(), [](const Result& r) { return !r.expected; });
 }
 
-InProcessOutcome dump_in_process(const DumpFormat& format, const std::string& path, bool keep_dump, PhaseLog* phases) {
+InProcessOutcome dump_in_process(const DumpFormat& format, const std::string& path, bool keep_dump, PhaseLog* phases,
+                                 std::size_t keep_bytes) {
   InProcessOutcome outcome;
   try {
     Sha256 hash;
@@ -217,7 +227,10 @@ InProcessOutcome dump_in_process(const DumpFormat& format, const std::string& pa
         path,
         [&](std::string_view piece) {
           hash.update(piece);
-          if (keep_dump) outcome.dump += piece;
+          if (!keep_dump) return;
+          const std::size_t room = keep_bytes - outcome.dump.size();
+          outcome.dump_cut = outcome.dump_cut || piece.size() > room;
+          outcome.dump += piece.substr(0, room);
         },
         phases);
     outcome.digest = "sha256:" + hash.final_hex();
@@ -225,6 +238,7 @@ InProcessOutcome dump_in_process(const DumpFormat& format, const std::string& pa
     if (e.kind() == ErrorKind::io || e.kind() == ErrorKind::usage) throw;
     outcome.digest = "rejected";
     outcome.dump.clear();
+    outcome.dump_cut = false;
     outcome.error = e.what();
   }
   return outcome;
@@ -240,8 +254,10 @@ bool case_selected(const std::vector<std::string>& formats, const std::string& c
 std::vector<CaseFile> discover_cases(const std::string& root, const std::vector<std::string>& formats,
                                      const std::string& case_glob) {
   std::vector<CaseFile> cases;
+  const fs::path tree = fs::path(root) / "conformance" / "cases";
+  const fs::path real_tree = fs::weakly_canonical(tree);
   for (const auto& format : dump_formats()) {
-    const fs::path dir = fs::path(root) / "conformance" / "cases" / format.name;
+    const fs::path dir = tree / format.name;
     if (!fs::is_directory(dir)) continue;
     const GoldenLedger ledger = read_ledger((fs::path(root) / "golden" / (format.name + ".sha256")).string());
     for (const auto& entry : fs::directory_iterator(dir)) {
@@ -250,6 +266,13 @@ std::vector<CaseFile> discover_cases(const std::string& root, const std::vector<
       if (!entry.is_regular_file() || case_verdict(name) == '?') continue;
       if (std::find(format.extensions.begin(), format.extensions.end(), ext) == format.extensions.end()) continue;
       if (!case_selected(formats, case_glob, format.name, name)) continue;
+      // A symbolic link could hand the adapters any file of the machine as a case.
+      const fs::path real = fs::canonical(entry.path());
+      const auto [tree_end, real_at] = std::mismatch(real_tree.begin(), real_tree.end(), real.begin(), real.end());
+      if (tree_end != real_tree.end()) {
+        throw Error(ErrorKind::usage, {entry.path().string(), "", std::nullopt},
+                    "refused: a symbolic link to " + real.string() + ", outside the cases tree " + real_tree.string());
+      }
       const auto golden = ledger.entries.find(name);
       cases.push_back({format.name, name, entry.path().string(), case_verdict(name),
                        golden == ledger.entries.end() ? "" : golden->second});

@@ -2,6 +2,8 @@
 // classified against the golden ledger and the implementation's recorded expectations.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -20,7 +22,7 @@ enum class Status {
   accepted,              // i_: accepted (golden_match tells whether it agrees with the reference)
   rejected,              // i_: rejected
   unsupported,           // the implementation declared the case out of its scope (exit 2)
-  crash,                 // any other exit, a signal, or runaway output
+  crash,                 // any other exit, a signal, or output past the limit
   timeout,
   no_golden,             // the case has no golden entry: the ledger is incomplete
 };
@@ -46,7 +48,8 @@ struct Result {
   double seconds = 0;
   std::string digest;  // sha256:<hex> of the dump, or "rejected"
   std::string detail;  // error line, exit status
-  std::string dump;    // kept only for wrong_result, to show the diff against the golden dump
+  std::string dump;    // only for wrong_result: the dump's first bytes, for the diff against the golden dump
+  bool dump_cut = false;  // the dump is longer than what `dump` kept
   bool expected = true;  // for gated implementations: the status is the one recorded for it
   PhaseLog phases;       // from a second run, when the format defines phases and the case was accepted
 };
@@ -64,7 +67,7 @@ struct RunOptions {
   // with another run; their outputs (dumps of 100+ MB) and peers' memory need wider limits.
   bool large = false;
   std::string large_dir;  // where they are generated; empty = <root>/build/large-cases
-  ProcessLimits large_limits{1800, 16384, std::size_t{1} << 30};
+  ProcessLimits large_limits{1800, 16384, std::uint64_t{1} << 30};
 };
 
 struct RunReport {
@@ -76,14 +79,15 @@ struct RunReport {
 };
 
 // The reference implementation in-process: digest ("sha256:<hex>" or "rejected"), dump (when
-// kept), error.
+// kept: its first keep_bytes), error.
 struct InProcessOutcome {
   std::string digest;
   std::string dump;
+  bool dump_cut = false;  // the dump was longer than keep_bytes
   std::string error;
 };
 InProcessOutcome dump_in_process(const DumpFormat& format, const std::string& path, bool keep_dump,
-                                 PhaseLog* phases = nullptr);
+                                 PhaseLog* phases = nullptr, std::size_t keep_bytes = SIZE_MAX);
 
 // Whether a case is among the formats (empty = all) and matches the glob on "<format>/<case>".
 bool case_selected(const std::vector<std::string>& formats, const std::string& case_glob, const std::string& format,

@@ -19,8 +19,9 @@ void write_ledger(const std::string& path, const GoldenLedger& ledger);
 // golden/<format>/<case>.dump: the readable dump whose digest is in the ledger.
 std::string golden_dump_path(const std::string& root, const std::string& format, const std::string& case_name);
 
-// The lines where two dumps differ, indented, at most a screenful; "" when equal.
-std::string dump_diff(const std::string& expected, const std::string& actual);
+// The lines where two dumps differ, indented, at most a screenful; "" when equal. actual_cut:
+// actual is only the first bytes of the dump, so lines past its last complete one are unknown.
+std::string dump_diff(const std::string& expected, const std::string& actual, bool actual_cut = false);
 
 // A case's verdict from its name: 'y' must accept, 'n' must reject, 'i' implementation-defined.
 char case_verdict(const std::string& case_name);
