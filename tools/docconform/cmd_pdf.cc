@@ -24,6 +24,7 @@
 #include "docconform/sha256.h"
 #include "limit_options.h"
 #include "run_timing.h"
+#include "option_ranges.h"
 
 namespace docconform::cli {
 namespace {
@@ -65,19 +66,28 @@ struct ReadOptions {
   }
 };
 
+// --window, --granularity and --buffer, shared by the dumps and the benchmark.
+void add_source_size_options(CLI::App* app, std::uint64_t& window, std::uint64_t& granularity, std::uint64_t& buffer) {
+  app->add_option("--window", window, "mapped: view size in bytes")->capture_default_str()->transform(byte_range(1, max_bytes_option));
+  const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+  app->add_option("--granularity", granularity, "mapped: view alignment, a multiple of the page size")
+      ->capture_default_str()
+      ->transform(byte_range(page, max_bytes_option, page));
+  app->add_option("--buffer", buffer, "buffered: read-ahead size in bytes")->capture_default_str()->transform(byte_range(1, max_bytes_option));
+}
+
 void add_read_options(CLI::App* app, ReadOptions& o, bool with_level) {
   app->add_option("file", o.file, "PDF file")->required();
   app->add_option("--source", o.source, "Byte source: mapped, pread, buffered or whole")->capture_default_str();
-  app->add_option("--window", o.window, "mapped: view size in bytes")->capture_default_str();
-  app->add_option("--granularity", o.granularity, "mapped: view alignment, a multiple of the page size")->capture_default_str();
-  app->add_option("--buffer", o.buffer, "buffered: read-ahead size in bytes")->capture_default_str();
+  add_source_size_options(app, o.window, o.granularity, o.buffer);
   o.limits.add_to(app);
   if (with_level) {
     app->add_option("--level", o.level, "1: version, pages, object count; 2: + merged xref; 3: + sections, trailer, pages, every object")
         ->capture_default_str()
-        ->check(CLI::Range(1, max_dump_level));
+        ->transform(integer_range(1, max_dump_level));
     app->add_option("--threads", o.threads, "Level 3: threads reading the objects (0 = min(jobs, cores)); same dump at any count")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->transform(integer_range(0, max_threads_option));
     app->add_flag("--serial", o.serial, "Level 3: read every object on the calling thread (--threads 1)");
   }
 }
@@ -269,14 +279,28 @@ void add_pdf_commands(CommandGroups& groups) {
   auto gen_options = std::make_shared<GenerateOptions>();
   auto gen_out = std::make_shared<std::string>();
   auto* gen = groups.gen.add_subcommand("pdf", "Write a deterministic synthetic PDF");
-  gen->add_option("--objects", gen_options->objects, "Payload objects")->capture_default_str();
-  gen->add_option("--payload", gen_options->payload, "Bytes of string data per payload object")->capture_default_str();
+  // Bounded by what the reader accepts by default, except the object count (hostile sizes).
+  const Limits reader;
+  gen->add_option("--objects", gen_options->objects, "Payload objects")
+      ->capture_default_str()
+      ->transform(integer_range(0, max_generated_objects));
+  gen->add_option("--payload", gen_options->payload, "Bytes of string data per payload object")
+      ->capture_default_str()
+      ->transform(integer_range(0, reader.max_object_bytes));
   gen->add_flag("--object-streams", gen_options->object_streams, "Object streams and xref streams instead of a table");
-  gen->add_option("--updates", gen_options->updates, "Incremental updates to append")->capture_default_str();
+  gen->add_option("--updates", gen_options->updates, "Incremental updates to append")
+      ->capture_default_str()
+      ->transform(integer_range(0, reader.max_xref_sections - 1));
   gen->add_flag("--shuffle", gen_options->shuffle, "Write objects (clusters) in a shuffled order");
-  gen->add_option("--pages", gen_options->pages, "Pages in the page tree")->capture_default_str();
-  gen->add_option("--cluster", gen_options->cluster, "Objects per object stream")->capture_default_str();
-  gen->add_option("--seed", gen_options->seed, "Seed of the deterministic content")->capture_default_str();
+  gen->add_option("--pages", gen_options->pages, "Pages in the page tree")
+      ->capture_default_str()
+      ->transform(integer_range(1, max_generated_pages));
+  gen->add_option("--cluster", gen_options->cluster, "Objects per object stream")
+      ->capture_default_str()
+      ->transform(integer_range(1, reader.max_objstm_objects));
+  gen->add_option("--seed", gen_options->seed, "Seed of the deterministic content")
+      ->capture_default_str()
+      ->transform(integer_range(0, UINT64_MAX));
   gen->add_option("out", *gen_out, "Output file")->required();
   gen->callback([gen_options, gen_out] {
     std::ofstream out(*gen_out, std::ios::binary | std::ios::trunc);
@@ -342,14 +366,15 @@ void add_pdf_commands(CommandGroups& groups) {
   auto* bench = groups.bench.add_subcommand("pdf", "Indexing pass (xref, page tree, every object) per byte source and thread count");
   bench->add_option("file", bench_options->file, "PDF file")->required();
   bench->add_option("--source", bench_options->sources, "Comma-separated sources")->capture_default_str();
-  bench->add_option("--window", bench_options->window, "mapped: view size in bytes")->capture_default_str();
-  bench->add_option("--granularity", bench_options->granularity, "mapped: view alignment")->capture_default_str();
-  bench->add_option("--buffer", bench_options->buffer, "buffered: read-ahead size")->capture_default_str();
+  add_source_size_options(bench, bench_options->window, bench_options->granularity, bench_options->buffer);
   bench->add_flag("--cold", bench_options->cold, "Evict the file from the page cache before each run (posix_fadvise)");
   bench->add_flag("--warm", bench_options->warm, "One untimed run first, then timed runs on a cached file");
-  bench->add_option("--runs", bench_options->runs, "Timed runs per source and thread count")->capture_default_str();
+  bench->add_option("--runs", bench_options->runs, "Timed runs per source and thread count")
+      ->capture_default_str()
+      ->transform(integer_range(1, max_repeats_option));
   bench->add_option("--threads", bench_options->threads, "Comma-separated thread counts of the object sweep")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->transform(count_list_range(1, max_threads_option));
   bench->add_flag("--json", bench_options->json, "JSON on stdout");
   bench->callback([bench_options] { run_bench(*bench_options); });
 }

@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "docconform/error.h"
 #include "docconform/truncation_guard.h"
+#include "parse_errors.h"
 
 namespace {
 
@@ -20,7 +21,7 @@ int exit_status(docconform::ErrorKind kind) {
     case docconform::ErrorKind::range: return 1;
     case docconform::ErrorKind::unsupported: return 2;
     case docconform::ErrorKind::io: return 74;
-    case docconform::ErrorKind::usage: return 64;
+    case docconform::ErrorKind::usage: return docconform::cli::usage_exit_status;
   }
   return 1;
 }
@@ -80,7 +81,7 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    return docconform::cli::exit_for_parse_error(app, e);
   } catch (const docconform::Error& e) {
     std::fflush(stdout);
     std::cerr << "docconform: " << e.what() << "\n";
