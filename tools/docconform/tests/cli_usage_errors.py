@@ -63,11 +63,14 @@ def sections(path):
 
 
 numeric = 0
-pending = [[]]
-while pending:
-    path = pending.pop()
-    subcommands, options = sections(path)
-    pending += [path + [name] for name in subcommands]
+helps = []  # (path, options) of every command, read a level at a time
+level = [[]]
+with concurrent.futures.ThreadPoolExecutor(4) as pool:
+    while level:
+        found = list(pool.map(sections, level))
+        helps += [(path, options) for path, (_, options) in zip(level, found)]
+        level = [path + [name] for path, (subcommands, _) in zip(level, found) for name in subcommands]
+for path, options in helps:
     for names, kind in options:
         base = re.split(r"[:=]", kind)[0]
         if base not in ("UINT", "INT", "FLOAT", "NUMBER"):
