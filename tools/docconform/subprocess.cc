@@ -24,14 +24,21 @@ namespace {
 
 constexpr std::size_t stderr_keep = 64 << 10;
 
-// What the supervisor tells the runner when it is done: the adapter's wait status, or the step
-// that failed and its errno. Smaller than PIPE_BUF, so written and read whole.
+// What the supervisor tells the runner when it is done: the adapter's wait status and time, or
+// the step that failed and its errno. Smaller than PIPE_BUF, so written and read whole.
 enum class Step : int { none, close_fds, subreaper, fork, pidfd };
 struct Report {
   Step failed = Step::none;
   int error = 0;
   int wait_status = 0;
+  std::int64_t adapter_ns = 0;  // from its fork to its exit
 };
+
+std::int64_t monotonic_ns() {
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return std::int64_t{now.tv_sec} * 1'000'000'000 + now.tv_nsec;
+}
 
 const char* to_string(Step step) {
   switch (step) {
@@ -169,6 +176,9 @@ void reap_descendants() {
   for (const int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE}) sigaction(s, &ignore, nullptr);
   if (!keep_only_launch_fds(l)) send_report(l.report, {Step::close_fds, errno, 0});
   if (prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) send_report(l.report, {Step::subreaper, errno, 0});
+  // The adapter's time is taken here, not by the runner: the supervisor's own start and end
+  // are no part of it.
+  const std::int64_t start = monotonic_ns();
   const pid_t adapter = fork();
   if (adapter == 0) exec_adapter(l);
   close(l.out);
@@ -193,12 +203,13 @@ void reap_descendants() {
       fds[1].fd = -1;
     }
   }
+  const std::int64_t end = monotonic_ns();
   // While the adapter is an unreaped zombie its pid is still the id of its process group.
   kill(-adapter, SIGKILL);
   int status = 0;
   while (waitpid(adapter, &status, 0) < 0 && errno == EINTR) {}
   reap_descendants();
-  send_report(l.report, {Step::none, 0, status});
+  send_report(l.report, {Step::none, 0, status, end - start});
 }
 
 // ---- The runner's side --------------------------------------------------------------------
@@ -343,6 +354,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessLim
     result.err = std::string(to_string(outcome.failed)) + ": " + std::strerror(outcome.error);
     return result;
   }
+  result.seconds = static_cast<double>(outcome.adapter_ns) * 1e-9;
   if (timed_out) {
     result.end = ProcessResult::End::timed_out;
   } else if (overflow) {

@@ -23,7 +23,7 @@ struct ProcessResult {
   End end = End::spawn_failed;
   int exit_code = -1;  // when exited
   int signal = 0;      // when signaled
-  double seconds = 0;
+  double seconds = 0;  // the adapter process, from its fork to its exit (the whole run if it failed to start)
   std::string out_sha256;       // hex SHA-256 of all of stdout (empty after output_overflow)
   std::uint64_t out_bytes = 0;  // bytes of stdout read (up to the limit and one read past it)
   std::string out_head;         // the first kept_output_bytes of stdout
