@@ -135,8 +135,9 @@ bool hidden_by_merge(const std::vector<Area>& areas, const Position& p) {
 
 class Writer {
  public:
+  // The last piece is flushed by the caller: a sink may throw (a full disk, an output limit),
+  // and a destructor must not.
   explicit Writer(const std::function<void(std::string_view)>& sink) : sink_(sink) { buffer_.reserve(1 << 16); }
-  ~Writer() { flush(); }
   std::string& out() { return buffer_; }
   void line_done() {
     buffer_ += '\n';
@@ -259,6 +260,7 @@ void write_dump(const Workbook& wb, const std::function<void(std::string_view)>&
   }
   o += "end";
   w.line_done();
+  w.flush();
 }
 
 std::string dump(const Workbook& workbook) {
