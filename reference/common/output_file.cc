@@ -282,11 +282,15 @@ struct OutputFile::State {
   }
 };
 
-OutputFile::OutputFile(std::string path) : state_(std::make_unique<State>()) {
+OutputFile::OutputFile(std::string path, Accept accept) : state_(std::make_unique<State>()) {
   State& s = *state_;
   s.path = std::move(path);
   s.name = s.path == "-" ? "standard output" : s.path;
+  const auto refuse = [&] {
+    if (accept == Accept::regular_file) throw Error(ErrorKind::io, {s.name, "", std::nullopt}, "not a regular file: not replaced");
+  };
   if (s.path == "-") {
+    refuse();
     s.open_standard_output();
     return;
   }
@@ -313,10 +317,12 @@ OutputFile::OutputFile(std::string path) : state_(std::make_unique<State>()) {
   if (S_ISDIR(st.st_mode)) throw Error(ErrorKind::io, {s.name, "", std::nullopt}, "is a directory");
   struct stat out {};
   if (::fstat(STDOUT_FILENO, &out) == 0 && same_file(out, st)) {
+    refuse();
     s.open_standard_output();
     return;
   }
   if (!S_ISREG(st.st_mode)) {
+    refuse();
     s.open_directly(file);
     return;
   }

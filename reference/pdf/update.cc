@@ -125,10 +125,7 @@ std::uint64_t write_incremental_update(Document& document, const UpdateChanges& 
 }
 
 void append_incremental_update(Document& document, const UpdateChanges& changes, const std::string& path) {
-  OutputFile out(path);
-  if (!out.replaces_target()) {
-    throw Error(ErrorKind::io, {path, "", std::nullopt}, "not a regular file: an update is written only to a regular file");
-  }
+  OutputFile out(path, OutputFile::Accept::regular_file);
   write_incremental_update(document, changes, out.stream());
   out.stream().flush();
   try {

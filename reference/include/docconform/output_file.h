@@ -25,7 +25,11 @@ namespace docconform {
 
 class OutputFile {
  public:
-  explicit OutputFile(std::string path);
+  enum class Accept {
+    any,           // as above
+    regular_file,  // a target that is not a regular file is refused (Error(io)), before it is opened
+  };
+  explicit OutputFile(std::string path, Accept accept = Accept::any);
   // Without commit(): the temporary file is removed and the target is left as it was.
   ~OutputFile();
   OutputFile(const OutputFile&) = delete;

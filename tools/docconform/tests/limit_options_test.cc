@@ -29,6 +29,14 @@ TEST(LimitOptions, SetsNamedFieldsOverTheChosenProfile) {
   EXPECT_EQ(fuzz.max_objects, pdf::Limits::fuzz().max_objects);
 }
 
+TEST(LimitOptions, MaxOutputBytesSetsTheOutputLimitBesideTheComponents) {
+  EXPECT_EQ(parsed({}).output_limits().max_output_bytes, OutputLimits{}.max_output_bytes);
+  EXPECT_EQ(parsed({"--fuzz-limits"}).output_limits().max_output_bytes, OutputLimits::fuzz().max_output_bytes);
+  const LimitOptions<pdf::Limits> options = parsed({"--limit", "max_output_bytes=16M", "--limit", "max_depth=7"});
+  EXPECT_EQ(options.output_limits().max_output_bytes, 16u << 20);
+  EXPECT_EQ(options.limits().max_depth, 7u);
+}
+
 TEST(LimitOptions, UnknownNamesAndBadValuesAreUsageErrors) {
   for (const char* bad : {"nope=1", "max_depth", "max_depth=", "max_depth=1x", "max_depth=4294967296",
                           "max_stream_decoded=99999999999999999999", "max_stream_decoded=17179869184G"}) {
