@@ -173,6 +173,16 @@ def xlsx_long_shared_string():
     return zip_file.bytes()
 
 
+def xlsx_shared_string_amplified():
+    """One shared string of 1 MiB used by 12,000 cells: about 27 KB of package whose canonical
+    dump would be 12.6 GB; max_output_bytes stops it (the model itself stays small)."""
+    parts = workbook_parts(shared_strings=True)
+    parts.append(("xl/sharedStrings.xml", f'<sst {NS} count="12000" uniqueCount="1"><si><t>' + "a" * MIB + "</t></si></sst>"))
+    rows = "".join(f'<row r="{r}">' + "".join(f'<c r="{c}{r}" t="s"><v>0</v></c>' for c in "ABCDEFGHIJKL") + "</row>"
+                   for r in range(1, 1001))
+    return xlsx(parts, [("xl/worksheets/sheet1.xml", Deflated(sheet_xml(rows).encode(), b"", 0, b""), None)])
+
+
 LAUGHS = ('<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">'
           + "".join(f'<!ENTITY lol{i + 1} "{("&lol" + (str(i) if i else "") + ";") * 10}">' for i in range(9))
           + "]>")
