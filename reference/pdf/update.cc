@@ -107,9 +107,10 @@ std::uint64_t write_incremental_update(Document& document, const UpdateChanges& 
   // The new trailer: every key of the newest one except the chain links, with /Size and /Prev.
   Object new_trailer = Object::make_dict();
   static const char* const dropped[] = {"Prev", "XRefStm", "Size", "Type", "W", "Index", "Filter", "DecodeParms", "Length"};
-  for (std::size_t i = 0; i < trailer.keys.size(); ++i) {
+  std::vector<std::size_t> live = trailer.live_entries();  // overridden duplicates and nulls left out
+  std::sort(live.begin(), live.end());                      // in document order
+  for (const std::size_t i : live) {
     if (std::find(std::begin(dropped), std::end(dropped), trailer.keys[i]) != std::end(dropped)) continue;
-    if (trailer.get(trailer.keys[i]) != &trailer.items[i]) continue;  // an overridden duplicate
     new_trailer.keys.push_back(trailer.keys[i]);
     new_trailer.items.push_back(trailer.items[i]);
   }

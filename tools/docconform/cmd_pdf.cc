@@ -30,21 +30,9 @@ namespace {
 
 using namespace docconform::pdf;
 
-std::vector<LimitField<Limits>> pdf_limit_fields() {
-  return {{"max_objects", &Limits::max_objects},
-          {"max_depth", &Limits::max_depth},
-          {"max_object_bytes", &Limits::max_object_bytes},
-          {"max_stream_decoded", &Limits::max_stream_decoded},
-          {"inflate_ratio", &Limits::inflate_ratio},
-          {"max_xref_sections", &Limits::max_xref_sections},
-          {"max_objstm_objects", &Limits::max_objstm_objects},
-          {"startxref_tail", &Limits::startxref_tail},
-          {"objstm_cache", &Limits::objstm_cache}};
-}
-
 struct ReadOptions {
   std::string file;
-  LimitOptions<Limits> limits{pdf_limit_fields()};
+  LimitOptions<Limits> limits;
   std::string source = "mapped";
   std::uint64_t window = 64ull << 20;
   std::uint64_t granularity = 64ull << 10;

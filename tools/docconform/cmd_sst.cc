@@ -25,13 +25,6 @@ SstTable load_strings(const std::string& path) {
   return parse_strings_jsonl(read_file(path), path);
 }
 
-LimitOptions<Limits> sst_limit_options() {
-  return LimitOptions<Limits>({{"max_strings", &Limits::max_strings},
-                               {"max_ext_rst_bytes", &Limits::max_ext_rst_bytes},
-                               {"max_runs", &Limits::max_runs},
-                               {"max_stream_bytes", &Limits::max_stream_bytes}});
-}
-
 std::string dump_file(const std::string& path, const LimitOptions<Limits>& limits) {
   std::string text;
   try {
@@ -106,7 +99,7 @@ void add_sst(CommandGroups& groups) {
   struct DumpOptions {
     std::string file;
     bool check_extsst = false;
-    LimitOptions<Limits> limits = sst_limit_options();
+    LimitOptions<Limits> limits;
   };
   auto d = std::make_shared<DumpOptions>();
   auto* dump = sst->add_subcommand("dump", "Print the string list of a .xls or raw SST record file (canonical dump)");
@@ -169,7 +162,7 @@ void add_sst_commands(CommandGroups& groups) {
 
   struct FileOptions {
     std::string path;
-    LimitOptions<Limits> limits = sst_limit_options();
+    LimitOptions<Limits> limits;
   };
   auto dump_options = std::make_shared<FileOptions>();
   auto* dump = groups.dump.add_subcommand("sst", "Canonical string list of a .xls or raw SST record file");

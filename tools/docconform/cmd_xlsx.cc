@@ -16,18 +16,9 @@
 namespace docconform::cli {
 namespace {
 
-std::vector<LimitField<xlsx::Limits>> xlsx_limit_fields() {
-  using L = xlsx::Limits;
-  return {{"inflate_ratio", &L::inflate_ratio},     {"inflate_floor", &L::inflate_floor},
-          {"inflate_cap", &L::inflate_cap},         {"max_part_bytes", &L::max_part_bytes},
-          {"max_depth", &L::max_depth},             {"max_token_bytes", &L::max_token_bytes},
-          {"max_row_bytes", &L::max_row_bytes},     {"max_sheets", &L::max_sheets},
-          {"max_zip_entries", &L::max_zip_entries}};
-}
-
 struct LoadFlags {
   std::string file;
-  LimitOptions<xlsx::Limits> limits{xlsx_limit_fields()};
+  LimitOptions<xlsx::Limits> limits;
   unsigned threads = 0;
   bool serial = false;
   bool no_shortcut = false;

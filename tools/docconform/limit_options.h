@@ -1,6 +1,6 @@
 // --limit NAME=VALUE and --fuzz-limits for the commands that read untrusted input and dump it:
-// every field of a component's Limits struct, and of OutputLimits (the bytes of the dump), by
-// name, its default shown in --help.
+// every field of a component's Limits struct (as its Limits::for_each_field lists them), and of
+// OutputLimits (the bytes of the dump), by name, its default shown in --help.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -27,7 +27,10 @@ std::uint64_t parse_limit_value(const std::string& name, const std::string& text
 template <class L>
 class LimitOptions {
  public:
-  explicit LimitOptions(std::vector<LimitField<L>> fields) : fields_(std::move(fields)) {}
+  // Every field of L.
+  LimitOptions() {
+    L::for_each_field([&](const char* name, auto field) { fields_.push_back({name, field}); });
+  }
 
   void add_to(CLI::App* app) {
     std::string help = "Override a limit (repeatable; K/M/G suffixes). Names and defaults:";

@@ -9,8 +9,7 @@ namespace docconform::cli {
 namespace {
 
 LimitOptions<pdf::Limits> parsed(const std::vector<std::string>& argv) {
-  LimitOptions<pdf::Limits> options({{"max_depth", &pdf::Limits::max_depth},
-                                     {"max_stream_decoded", &pdf::Limits::max_stream_decoded}});
+  LimitOptions<pdf::Limits> options;
   CLI::App app;
   options.add_to(&app);
   std::vector<std::string> args(argv.rbegin(), argv.rend());
