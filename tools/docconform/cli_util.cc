@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "docconform/error.h"
+#include "docconform/output_file.h"
 #include "limit_options.h"
 #include "option_ranges.h"
 
@@ -30,12 +31,7 @@ std::string read_file(const std::string& path, std::size_t max_bytes) {
   return std::move(buffer).str();
 }
 
-void write_file(const std::string& path, const std::string& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw Error(ErrorKind::io, {path, "", std::nullopt}, std::string("cannot create: ") + std::strerror(errno));
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (!out) throw Error(ErrorKind::io, {path, "", std::nullopt}, "write failed");
-}
+void write_file(const std::string& path, std::string_view bytes) { write_output_file(path, bytes); }
 
 std::vector<std::string> split(const std::string& text, char separator) {
   std::vector<std::string> parts;

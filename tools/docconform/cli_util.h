@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace docconform::cli {
@@ -11,7 +12,9 @@ namespace docconform::cli {
 // Reads a whole file; throws docconform::Error naming the path on failure, and Error(limit)
 // before reading anything when the file is larger than max_bytes.
 std::string read_file(const std::string& path, std::size_t max_bytes = SIZE_MAX);
-void write_file(const std::string& path, const std::string& bytes);
+// The whole content of an output file, written as docconform/output_file.h says ("-" is
+// standard output).
+void write_file(const std::string& path, std::string_view bytes);
 
 // Parses "C3 28", "c328" or "0xC3,0x28" into bytes; throws Error(usage) on bad digits.
 std::string parse_hex_bytes(const std::string& text);

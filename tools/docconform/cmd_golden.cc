@@ -14,6 +14,7 @@
 #include "conform_report.h"
 #include "conform_runner.h"
 #include "docconform/error.h"
+#include "docconform/sha256.h"
 #include "golden_ledger.h"
 
 namespace docconform::cli {
@@ -125,6 +126,32 @@ int check_consensus(const GoldenOptions& options, const std::string& format) {
   return options.require_consensus && unconfirmed > 0 ? 1 : 0;
 }
 
+// The readable dumps beside a ledger: each digest entry's dump must hash to that digest (an empty
+// or truncated dump must not pass for the real one), and nothing else may be there.
+std::vector<std::string> readable_dump_problems(const std::string& root, const std::string& format, const GoldenLedger& ledger) {
+  std::vector<std::string> problems;
+  for (const auto& [name, expectation] : ledger.entries) {
+    const std::string path = golden_dump_path(root, format, name);
+    const bool exists = fs::exists(path);
+    if (expectation == "rejected") {
+      if (exists) problems.push_back(name + ": a rejected case has a readable dump, " + path);
+    } else if (!exists) {
+      problems.push_back(name + ": no readable dump " + path);
+    } else if ("sha256:" + sha256_hex(read_file(path)) != expectation) {
+      problems.push_back(name + ": the readable dump " + path + " does not hash to the ledger's " + expectation);
+    }
+  }
+  const fs::path dir = fs::path(root) / "golden" / format;
+  if (fs::is_directory(dir)) {
+    for (const auto& entry : fs::directory_iterator(dir)) {
+      const std::string file = entry.path().filename().string();
+      const std::string name = file.size() > 5 && file.ends_with(".dump") ? file.substr(0, file.size() - 5) : "";
+      if (!ledger.entries.count(name)) problems.push_back(file + ": a file in golden/" + format + "/ without a ledger entry");
+    }
+  }
+  return problems;
+}
+
 int check(const GoldenOptions& options) {
   RunOptions run;
   run.root = options.root;
@@ -146,6 +173,10 @@ int check(const GoldenOptions& options) {
         std::cout << "FAIL " << format.name << "/" << name << ": golden entry without a case file\n";
         failed = 1;
       }
+    }
+    for (const std::string& problem : readable_dump_problems(options.root, format.name, ledger)) {
+      std::cout << "FAIL " << format.name << "/" << problem << "\n";
+      failed = 1;
     }
     if (!ledger.entries.empty() && check_consensus(options, format.name) != 0) failed = 1;
   }
@@ -181,6 +212,13 @@ void update(const GoldenOptions& options) {
         write_file(readable, outcome.dump);
       } else {
         fs::remove(readable);
+      }
+    }
+    // The readable dumps of cases that are gone.
+    if (const fs::path dir = root / "golden" / format.name; fs::is_directory(dir)) {
+      for (const auto& entry : fs::directory_iterator(dir)) {
+        const std::string file = entry.path().filename().string();
+        if (file.ends_with(".dump") && !fresh.entries.count(file.substr(0, file.size() - 5))) fs::remove(entry.path());
       }
     }
     if (fresh.entries.empty() && ledger.entries.empty()) continue;

@@ -6,8 +6,6 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
-#include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -16,6 +14,8 @@
 #include "commands.h"
 #include "docconform/canonical.h"
 #include "docconform/error.h"
+#include "docconform/output_file.h"
+#include "docconform/output_limit.h"
 #include "docconform/pdf/document.h"
 #include "docconform/pdf/dump.h"
 #include "docconform/pdf/generate.h"
@@ -31,21 +31,9 @@ namespace {
 
 using namespace docconform::pdf;
 
-std::vector<LimitField<Limits>> pdf_limit_fields() {
-  return {{"max_objects", &Limits::max_objects},
-          {"max_depth", &Limits::max_depth},
-          {"max_object_bytes", &Limits::max_object_bytes},
-          {"max_stream_decoded", &Limits::max_stream_decoded},
-          {"inflate_ratio", &Limits::inflate_ratio},
-          {"max_xref_sections", &Limits::max_xref_sections},
-          {"max_objstm_objects", &Limits::max_objstm_objects},
-          {"startxref_tail", &Limits::startxref_tail},
-          {"objstm_cache", &Limits::objstm_cache}};
-}
-
 struct ReadOptions {
   std::string file;
-  LimitOptions<Limits> limits{pdf_limit_fields()};
+  LimitOptions<Limits> limits;
   std::string source = "mapped";
   std::uint64_t window = 64ull << 20;
   std::uint64_t granularity = 64ull << 10;
@@ -93,16 +81,10 @@ void add_read_options(CLI::App* app, ReadOptions& o, bool with_level) {
 }
 
 // A dump is printed only once complete (a level-3 dump can fail at any object); a digest is
-// computed piece by piece.
-std::string dump_with(const ReadOptions& o) {
-  return pdf_dump_file(o.file, o.source_options(), o.level, o.limits.limits(), o.thread_cap());
-}
-
-std::string digest_with(const ReadOptions& o) {
-  Sha256 hash;
-  write_pdf_dump_file(
-      o.file, o.source_options(), o.level, o.limits.limits(), [&](std::string_view piece) { hash.update(piece); }, o.thread_cap());
-  return hash.final_hex();
+// computed piece by piece. Both stop at max_output_bytes.
+void dump_with(const ReadOptions& o, const DumpSink& sink) {
+  write_pdf_dump_file(o.file, o.source_options(), o.level, o.limits.limits(), bounded_sink(o.limits.output_limits(), o.file, sink),
+                      o.thread_cap());
 }
 
 std::pair<std::string, std::string> split_assignment(const std::string& text, const char* what) {
@@ -269,12 +251,20 @@ void add_pdf_commands(CommandGroups& groups) {
   auto dump_options = std::make_shared<ReadOptions>();
   auto* dump = groups.dump.add_subcommand("pdf", "Canonical dump of a PDF (conformance/SPEC.md, format pdf)");
   add_read_options(dump, *dump_options, true);
-  dump->callback([dump_options] { std::cout << dump_with(*dump_options); });
+  dump->callback([dump_options] {
+    std::string text;
+    dump_with(*dump_options, [&](std::string_view piece) { text += piece; });
+    write_file("-", text);
+  });
 
   auto digest_options = std::make_shared<ReadOptions>();
   auto* digest = groups.digest.add_subcommand("pdf", "SHA-256 of the canonical dump of a PDF");
   add_read_options(digest, *digest_options, true);
-  digest->callback([digest_options] { std::cout << digest_with(*digest_options) << "\n"; });
+  digest->callback([digest_options] {
+    Sha256 hash;
+    dump_with(*digest_options, [&](std::string_view piece) { hash.update(piece); });
+    std::cout << hash.final_hex() << "\n";
+  });
 
   auto gen_options = std::make_shared<GenerateOptions>();
   auto gen_out = std::make_shared<std::string>();
@@ -303,13 +293,11 @@ void add_pdf_commands(CommandGroups& groups) {
       ->transform(integer_range(0, UINT64_MAX));
   gen->add_option("out", *gen_out, "Output file")->required();
   gen->callback([gen_options, gen_out] {
-    std::ofstream out(*gen_out, std::ios::binary | std::ios::trunc);
-    if (!out) throw Error(ErrorKind::io, {*gen_out, "", std::nullopt}, "cannot create");
-    generate_pdf(*gen_options, out, [](std::uint64_t done, std::uint64_t total) {
+    OutputFile out(*gen_out);
+    generate_pdf(*gen_options, out.stream(), [](std::uint64_t done, std::uint64_t total) {
       std::cerr << "gen pdf: " << done << "/" << total << " objects\n";
     });
-    out.close();
-    if (!out) throw Error(ErrorKind::io, {*gen_out, "", std::nullopt}, "write failed");
+    out.commit();
   });
 
   struct AppendOptions {
@@ -344,22 +332,7 @@ void add_pdf_commands(CommandGroups& groups) {
     whole.kind = SourceKind::whole;
     auto source = open_source(append_options->in, whole);
     Document document(*source);
-    // Written beside OUT and renamed once complete: a failed update leaves no file behind.
-    const std::string partial = append_options->out + ".partial";
-    try {
-      std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-      if (!out) throw Error(ErrorKind::io, {partial, "", std::nullopt}, "cannot create");
-      write_incremental_update(document, changes, out);
-      out.close();
-      if (!out) throw Error(ErrorKind::io, {partial, "", std::nullopt}, "write failed");
-      std::error_code renamed;
-      std::filesystem::rename(partial, append_options->out, renamed);
-      if (renamed) throw Error(ErrorKind::io, {append_options->out, "", std::nullopt}, "cannot rename " + partial + ": " + renamed.message());
-    } catch (...) {
-      std::error_code ignored;
-      std::filesystem::remove(partial, ignored);
-      throw;
-    }
+    append_incremental_update(document, changes, append_options->out);
   });
 
   auto bench_options = std::make_shared<BenchOptions>();

@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "docconform/error.h"
+#include "docconform/output_file.h"
 #include "docconform/truncation_guard.h"
 #include "parse_errors.h"
 
@@ -60,6 +61,8 @@ int main(int argc, char** argv) {
   // Files mapped by the PDF and XLSX readers may be truncated by another process while they are
   // read: an error naming the file, not a SIGBUS crash.
   docconform::install_truncation_guard();
+  // A signal that ends the process first removes the temporary files of unfinished outputs.
+  docconform::install_output_cleanup();
   CLI::App app{"docconform: conformance suite and reference implementation for XLSX, PDF and BIFF8 SST"};
   app.require_subcommand(1);
   app.fallthrough();
@@ -80,6 +83,7 @@ int main(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
+    docconform::close_standard_output();  // what was printed reached it, or the exit says so
   } catch (const CLI::ParseError& e) {
     return docconform::cli::exit_for_parse_error(app, e);
   } catch (const docconform::Error& e) {

@@ -1,7 +1,7 @@
 #include "phases.h"
 
 #include <cmath>
-#include <fstream>
+#include <filesystem>
 #include <memory>
 #include <sstream>
 
@@ -57,9 +57,10 @@ PhaseLog read_phase_file(const std::string& path) {
 }
 
 void append_phase_file(const std::string& path, const PhaseLog& phases) {
-  std::ofstream out(path, std::ios::app);
-  for (const PhaseTime& phase : phases) out << phase.name << ' ' << phase.seconds << ' ' << phase.bytes << '\n';
-  if (!out) throw Error(ErrorKind::io, {path, "", std::nullopt}, "cannot write the phase file");
+  std::ostringstream lines;
+  if (std::filesystem::exists(path)) lines << read_file(path);
+  for (const PhaseTime& phase : phases) lines << phase.name << ' ' << phase.seconds << ' ' << phase.bytes << '\n';
+  write_file(path, lines.str());
 }
 
 std::string phase_timing_text() {

@@ -96,7 +96,7 @@ TEST(RunProcess, DeadlineCoversAnAdapterThatClosedItsOutputs) {
   const std::string mark = marker("closed-outputs");
   const ProcessResult r = run_process({"/bin/sh", "-c", "exec >&- 2>&-; sleep 30"}, limits, {mark});
   EXPECT_EQ(r.end, ProcessResult::End::timed_out);
-  EXPECT_GE(r.seconds, 1.0);
+  EXPECT_GT(r.seconds, 0.5);  // the adapter's own time: it started a little after the run
   EXPECT_LT(r.seconds, 5.0);
   EXPECT_TRUE(processes_carrying(mark).empty());
 }

@@ -74,6 +74,8 @@ std::unique_ptr<MemorySink> make_memory_sink();
 // stream: sequential writes only, a record is written once its length is known;
 // zlib: the sequential byte stream deflated (zlib format, level 1) into the file;
 // lz4: the same stream in the LZ4 frame format (liblz4), for when CPU matters more than size.
+// The file is written as docconform/output_file.h says: finish() puts it in place complete; a
+// sink destroyed before, or failing, leaves `path` as it was.
 std::unique_ptr<RecordSink> make_file_sink(SinkKind kind, const std::string& path);
 
 // The logical bytes in a file a sink of this kind wrote (decompressed for zlib and lz4).
