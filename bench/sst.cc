@@ -146,7 +146,6 @@ Run measure_copy_floor(const std::string& bytes, int repeat) {
 // its strings written whole.
 PeerRun run_poi(const std::string& sst_records, const BenchOptions& o) {
   PeerOptions options = o.peers;
-  options.root = resolve_root(options.root);
   if (options.docconform.empty()) options.docconform = sibling_docconform();
   const std::string path = (fs::path(o.dir) / ("docconform-bench-sst-" + std::to_string(::getpid()) + ".poi.sst")).string();
   write_file(path, sst_records);
@@ -324,6 +323,7 @@ void add_sst_bench(CLI::App& app) {
   bench_cmd->add_flag("--json", o->json, "One JSON object on stdout");
   bench_cmd->callback([o] {
     BenchOptions options = *o;
+    if (options.poi) options.peers.root = resolve_root(options.peers.root);  // before the measurements
     if (options.repeat < 1) throw Error(ErrorKind::usage, {}, "--repeat must be at least 1");
     bench(options);
   });
