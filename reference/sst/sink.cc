@@ -5,12 +5,14 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <new>
 #include <sstream>
 #include <system_error>
+#include <thread>
 #include <vector>
 
 #include "docconform/error.h"
@@ -325,7 +327,45 @@ SinkKind parse_sink_kind(std::string_view name) {
   throw Error(ErrorKind::usage, {}, "unknown sink '" + std::string(name) + "' (memory, file, stream, zlib, lz4)");
 }
 
-std::unique_ptr<MemorySink> make_memory_sink() { return std::make_unique<MemorySink>(); }
+namespace {
+
+// Anonymous memory grown with mremap: no copy when it grows, and 2 MiB pages where the kernel
+// allows, so tens of MB of output cost tens of page faults instead of thousands. The kernel
+// zeroes each new page as it is first written: for expected output, a second thread takes that
+// work off the writer (MADV_POPULATE_WRITE leaves contents unchanged, so it may run behind or
+// ahead of the writer). The mapping never moves while it runs.
+class MappedMemorySink final : public MemorySink {
+ public:
+  MappedMemorySink() = default;
+  ~MappedMemorySink() override;
+  MappedMemorySink(const MappedMemorySink&) = delete;
+  MappedMemorySink& operator=(const MappedMemorySink&) = delete;
+
+  void begin_record(std::uint16_t type) override;
+  void put_byte(std::uint8_t value) override;
+  void end_record() override;
+  std::uint8_t* claim(std::size_t bytes) override;
+  void retract(std::size_t bytes) override { size_ -= bytes; }
+  void expect(std::uint64_t bytes) override;
+  void finish() override { stop_prefault(); }
+  std::uint64_t position() const override { return size_; }
+  std::string_view bytes() const override { return {reinterpret_cast<const char*>(data_), size_}; }
+
+ private:
+  void grow(std::size_t needed);
+  void stop_prefault();
+
+  std::thread prefault_;
+  std::atomic<bool> stop_{false};
+  std::uint8_t* data_ = nullptr;
+  std::size_t size_ = 0;
+  std::size_t capacity_ = 0;
+  std::size_t record_start_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<MemorySink> make_memory_sink() { return std::make_unique<MappedMemorySink>(); }
 
 std::unique_ptr<RecordSink> make_file_sink(SinkKind kind, const std::string& path) {
   switch (kind) {
@@ -338,13 +378,12 @@ std::unique_ptr<RecordSink> make_file_sink(SinkKind kind, const std::string& pat
   throw Error(ErrorKind::usage, {}, "the memory sink has no file");
 }
 
-MemorySink::MemorySink() = default;
-MemorySink::~MemorySink() {
+MappedMemorySink::~MappedMemorySink() {
   stop_prefault();
   if (data_ != nullptr) ::munmap(data_, capacity_);
 }
 
-void MemorySink::expect(std::uint64_t bytes) {
+void MappedMemorySink::expect(std::uint64_t bytes) {
   // A thread is started only for many pages: below this (two huge pages) the writer faults
   // them itself. Above the largest, the hint is not an SST's (their stream positions are
   // 32-bit) and is ignored.
@@ -371,13 +410,13 @@ void MemorySink::expect(std::uint64_t bytes) {
   }
 }
 
-void MemorySink::stop_prefault() {
+void MappedMemorySink::stop_prefault() {
   if (!prefault_.joinable()) return;
   stop_ = true;
   prefault_.join();
 }
 
-void MemorySink::grow(std::size_t needed) {
+void MappedMemorySink::grow(std::size_t needed) {
   stop_prefault();  // the mapping may move
   std::size_t capacity = capacity_ == 0 ? std::size_t{1} << 16 : capacity_;
   while (capacity < needed) capacity *= 2;
@@ -398,7 +437,7 @@ void MemorySink::grow(std::size_t needed) {
   if (capacity >= huge_page_bytes) ::madvise(data_, capacity_, MADV_HUGEPAGE);
 }
 
-void MemorySink::begin_record(std::uint16_t type) {
+void MappedMemorySink::begin_record(std::uint16_t type) {
   record_start_ = size_;
   put_byte(static_cast<std::uint8_t>(type));
   put_byte(static_cast<std::uint8_t>(type >> 8));
@@ -406,18 +445,18 @@ void MemorySink::begin_record(std::uint16_t type) {
   put_byte(0);
 }
 
-void MemorySink::put_byte(std::uint8_t value) {
+void MappedMemorySink::put_byte(std::uint8_t value) {
   if (size_ == capacity_) grow(size_ + 1);
   data_[size_++] = value;
 }
 
-void MemorySink::end_record() {
+void MappedMemorySink::end_record() {
   const std::size_t length = size_ - record_start_ - 4;
   if (length > max_record_data) throw oversized_record();
   store_u16(data_ + record_start_ + 2, static_cast<std::uint32_t>(length));
 }
 
-std::uint8_t* MemorySink::claim(std::size_t bytes) {
+std::uint8_t* MappedMemorySink::claim(std::size_t bytes) {
   if (capacity_ - size_ < bytes) grow(size_ + bytes);
   std::uint8_t* area = data_ + size_;
   size_ += bytes;

@@ -131,7 +131,8 @@ std::string write_xls_stream(const SharedStrings& strings, const XlsOptions& opt
   const std::size_t sheets = std::max<std::size_t>(1, (cell_count + cells_per_sheet - 1) / cells_per_sheet);
   if (sheets > 0xFFFF) throw Error(ErrorKind::usage, {}, "too many sheets");
 
-  MemorySink sink;
+  const auto memory = make_memory_sink();
+  MemorySink& sink = *memory;
   write_globals_head(sink);
   std::vector<std::size_t> boundsheet_at;
   for (std::size_t s = 0; s < sheets; ++s) {

@@ -23,11 +23,10 @@ struct ConformOptions {
 
 void add_conform_commands(CommandGroups& groups) {
   auto options = std::make_shared<ConformOptions>();
-  options->run.root = default_root();
   auto* conform = groups.app.add_subcommand("conform", "Run the conformance suite over implementations");
   conform->require_subcommand(1);
   auto* run = conform->add_subcommand("run", "Run cases through adapters, compare with golden/, report and gate");
-  run->add_option("--root", options->run.root, "Repository root holding conformance/ and golden/")->capture_default_str();
+  run->add_option("--root", options->run.root, root_option_help);
   run->add_option("--format", options->run.formats, "Only these formats (repeatable)");
   run->add_option("--impl", options->run.impls, "Only these implementations (repeatable; see conformance/adapters/ADAPTERS.tsv)");
   run->add_option("--cases", options->run.case_glob, "Only cases matching this glob on <format>/<case file>");
@@ -59,6 +58,7 @@ void add_conform_commands(CommandGroups& groups) {
   run->add_option("--large-dir", options->run.large_dir, "Where the large cases are generated (default <root>/build/large-cases)");
   add_limits("large-", options->run.large_limits, "large run");
   run->callback([options] {
+    options->run.root = resolve_root(options->run.root);
     options->run.docconform_binary = self_executable();
     const RunReport report = run_conformance(options->run);
     print_summary(report, options->run.root);

@@ -23,7 +23,7 @@ namespace {
 namespace fs = std::filesystem;
 
 struct GoldenOptions {
-  std::string root = default_root();
+  std::string root;  // --root; resolved when the command runs
   std::vector<std::string> formats;
   bool require_consensus = false;
   bool consensus = true;
@@ -237,8 +237,7 @@ void add_golden_commands(CommandGroups& groups) {
   golden->require_subcommand(1);
   for (auto* command : {golden->add_subcommand("check", "Compare the reference's dumps with golden/ (non-zero exit on mismatch)"),
                         golden->add_subcommand("update", "Recompute golden/ from the reference (review the diff)")}) {
-    command->add_option("--root", options->root, "Repository root holding conformance/ and golden/")
-        ->capture_default_str();
+    command->add_option("--root", options->root, root_option_help);
     command->add_option("--format", options->formats, "Only these formats (repeatable)");
   }
   golden->get_subcommand("check")->add_flag("--require-consensus", options->require_consensus,
@@ -246,9 +245,13 @@ void add_golden_commands(CommandGroups& groups) {
   golden->get_subcommand("update")->add_flag("!--no-consensus", options->consensus,
                                              "Do not run the other implementations to record agreement");
   golden->get_subcommand("check")->callback([options] {
+    options->root = resolve_root(options->root);
     if (const int status = check(*options); status != 0) throw CLI::RuntimeError(status);
   });
-  golden->get_subcommand("update")->callback([options] { update(*options); });
+  golden->get_subcommand("update")->callback([options] {
+    options->root = resolve_root(options->root);
+    update(*options);
+  });
 }
 
 }  // namespace docconform::cli

@@ -160,8 +160,6 @@ void add_xls(CommandGroups& groups) {
 
 }  // namespace
 
-void add_bench_sst(CommandGroups& groups);
-
 void add_sst_commands(CommandGroups& groups) {
   add_gen(groups);
   add_sst(groups);
@@ -207,8 +205,6 @@ void add_sst_commands(CommandGroups& groups) {
       std::cout << (wants_digest ? sha256_hex(text) + "\n" : text);
     });
   }
-
-  add_bench_sst(groups);
 }
 
 }  // namespace docconform::cli

@@ -1,4 +1,4 @@
-// xlsx subcommands: dump, digest, gen and bench (bench lives in xlsx_bench.cc).
+// xlsx subcommands: dump, digest and gen.
 #include <iostream>
 #include <memory>
 
@@ -11,7 +11,6 @@
 #include "docconform/xlsx/generator.h"
 #include "docconform/xlsx/workbook.h"
 #include "limit_options.h"
-#include "xlsx_bench.h"
 #include "option_ranges.h"
 
 namespace docconform::cli {
@@ -98,8 +97,6 @@ void add_xlsx_commands(CommandGroups& groups) {
     gen->extras = !*no_extras;
     write_file(*out, xlsx::generate_workbook(*gen));
   });
-
-  add_xlsx_bench_command(groups);
 }
 
 }  // namespace docconform::cli

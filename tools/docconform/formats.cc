@@ -17,7 +17,11 @@ std::vector<DumpFormat> unbounded_formats() {
       {"utf8", {".bin"},
        [](const std::string& path, const DumpSink& sink, PhaseLog*) { sink(utf8_dump(read_file(path, Utf8DumpLimits{}.max_input_bytes))); },
        "utf8"},
-      {"pdf", {".pdf"}, [](const std::string& path, const DumpSink& sink, PhaseLog*) { pdf::write_pdf_dump_file(path, {}, 2, {}, sink); },
+      {"pdf", {".pdf"},
+       [](const std::string& path, const DumpSink& sink, PhaseLog* phases) {
+         if (phases != nullptr) phases->push_back(time_pdf_objects(path));
+         pdf::write_pdf_dump_file(path, {}, 2, {}, sink);
+       },
        "pdf"},
       {"pdf3", {".pdf"}, [](const std::string& path, const DumpSink& sink, PhaseLog*) { pdf::write_pdf_dump_file(path, {}, 3, {}, sink); },
        "pdf --level 3"},
@@ -29,7 +33,11 @@ std::vector<DumpFormat> unbounded_formats() {
        },
        "sstw", true},
       {"xlsx", {".xlsx", ".xlsm"},
-       [](const std::string& path, const DumpSink& sink, PhaseLog*) { xlsx::write_dump(xlsx::load_workbook_file(path), sink); }, "xlsx"},
+       [](const std::string& path, const DumpSink& sink, PhaseLog* phases) {
+         if (phases != nullptr) phases->push_back(time_xlsx_load(path));
+         xlsx::write_dump(xlsx::load_workbook_file(path), sink);
+       },
+       "xlsx"},
   };
 }
 

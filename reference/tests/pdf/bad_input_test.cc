@@ -5,7 +5,7 @@
 
 #include <chrono>
 
-#include "docconform/alloc_counter.h"
+#include "alloc_counter.h"
 #include "docconform/error.h"
 #include "docconform/pdf/generate.h"
 #include "pdf_test_util.h"

@@ -71,7 +71,7 @@ struct LoadOptions {
   unsigned threads = 0;        // cap on threads; 0 = min(jobs, cores)
   InflateMode inflate = InflateMode::workers;
   // Split sheets at row boundaries into ~this much XML; 0 = never. Small enough that a chunk is
-  // parsed while its inflated bytes are still in cache (measured: 256 KiB-1 MiB beat 4 MiB).
+  // parsed while its inflated bytes are still in cache.
   std::size_t chunk_bytes = 512 << 10;
   // Plain cells and shared strings (<c><v>..</v></c>, <si><t>..</t></si>) read whole by one
   // shortcut instead of token by token; the result is the same (off: for differential tests).

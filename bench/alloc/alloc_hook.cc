@@ -1,5 +1,5 @@
 // Replaces the global allocation functions with counting versions. Linked only into programs
-// that measure allocations (tests, benchmarks, the CLI); the library itself never links it.
+// that measure allocations (tests, docconform-bench); never into the library or the CLI.
 #include <cstdlib>
 #include <new>
 
@@ -9,10 +9,6 @@ namespace docconform::detail {
 namespace {
 
 std::atomic<std::size_t> next_slot{0};
-
-struct HookMarker {
-  HookMarker() { alloc_hook_linked = true; }
-} marker;
 
 inline void count_allocation(std::size_t n) noexcept {
   thread_local std::size_t slot = alloc_slot_count;  // constant-initialized: no allocation

@@ -19,7 +19,7 @@
 #include "docconform/pdf/sweep.h"
 #include "docconform/pdf/writer.h"
 #include "docconform/random.h"
-#include "../docconform/run_timing.h"
+#include "process_stats.h"
 
 namespace {
 
@@ -127,7 +127,7 @@ void BM_FirstReadOfTheFile(benchmark::State& state) {
   std::uint64_t bytes = 0;
   long faults = 0;
   for (auto _ : state) {
-    const long faults_before = docconform::cli::page_faults().minor;
+    const long faults_before = docconform::bench::page_faults().minor;
     auto source = open_source(path, options);
     unsigned sum = 0;
     for (std::uint64_t at = 0; at < source->size(); at += piece) {
@@ -137,7 +137,7 @@ void BM_FirstReadOfTheFile(benchmark::State& state) {
     }
     benchmark::DoNotOptimize(sum);
     bytes += source->size();
-    faults += docconform::cli::page_faults().minor - faults_before;
+    faults += docconform::bench::page_faults().minor - faults_before;
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(bytes));
   state.counters["faults"] = benchmark::Counter(static_cast<double>(faults), benchmark::Counter::kAvgIterations);

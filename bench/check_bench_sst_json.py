@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""The JSON of `docconform bench sst` has the fields the SST issue documents, and its runs agree.
+"""The JSON of `docconform-bench sst` has the fields the SST issue documents, and its runs agree.
 
-Usage: check_bench_sst_json.py DOCCONFORM_BINARY
+Usage: check_bench_sst_json.py DOCCONFORM_BENCH
 Runs a small benchmark (no POI, one timed run) and checks the shape, not the times: every run of
 every writer x sink and the copy floor produced the same bytes, with their digest and sizes.
 """
@@ -12,7 +12,7 @@ import sys
 
 def main():
     binary = sys.argv[1]
-    out = subprocess.run([binary, "bench", "sst", "--count", "3000", "--repeat", "1", "--no-poi", "--json"],
+    out = subprocess.run([binary, "sst", "--count", "3000", "--repeat", "1", "--no-poi", "--json"],
                          check=True, capture_output=True).stdout
     d = json.loads(out)
     problems = []

@@ -1,11 +1,11 @@
-// Internal: the per-thread counter slots shared by the snapshot (library) and the hook.
+// Internal: the per-thread counter slots the hook adds to and a snapshot sums.
 #pragma once
 
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 
-#include "docconform/alloc_counter.h"
+#include "alloc_counter.h"
 
 namespace docconform::detail {
 
@@ -18,6 +18,5 @@ struct alignas(64) AllocSlot {
 
 inline constexpr std::size_t alloc_slot_count = 256;
 extern AllocSlot alloc_slots[alloc_slot_count];
-extern bool alloc_hook_linked;
 
 }  // namespace docconform::detail

@@ -1,5 +1,5 @@
-#include "xlsx_bench.h"
-
+// bench xlsx: wall time, CPU utilisation, allocations and peak RSS of the loader per thread
+// count, against the inflate-only floor and this machine's parallel ceiling.
 #include <malloc.h>
 #include <sys/resource.h>
 
@@ -16,17 +16,21 @@
 #include <utility>
 #include <zip.h>
 
+#include "alloc_counter.h"
+#include "bench_commands.h"
 #include "cli_util.h"
-#include "docconform/alloc_counter.h"
 #include "docconform/error.h"
 #include "docconform/parallel.h"
 #include "docconform/xlsx/row_reader.h"
 #include "docconform/xlsx/workbook.h"
+#include "process_stats.h"
 #include "run_timing.h"
 #include "option_ranges.h"
 
-namespace docconform::cli {
+namespace docconform::bench {
 namespace {
+
+using namespace docconform::cli;
 
 using Clock = std::chrono::steady_clock;
 
@@ -42,21 +46,6 @@ struct BenchFlags {
 };
 
 double now_s() { return std::chrono::duration<double>(Clock::now().time_since_epoch()).count(); }
-
-// Resets the kernel's peak-RSS mark of this process (Linux: clear_refs 5), so each run reports
-// its own peak.
-void reset_peak_rss() {
-  std::ofstream("/proc/self/clear_refs") << "5";
-}
-
-std::uint64_t peak_rss_bytes() {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
-  }
-  return 0;
-}
 
 double median(std::vector<double> v) { return summarize(std::move(v)).median; }
 
@@ -417,9 +406,9 @@ void run_bench(const BenchFlags& flags) {
 
 }  // namespace
 
-void add_xlsx_bench_command(CommandGroups& groups) {
+void add_xlsx_bench(CLI::App& app) {
   auto flags = std::make_shared<BenchFlags>();
-  auto* bench = groups.bench.add_subcommand(
+  auto* bench = app.add_subcommand(
       "xlsx", "Load a workbook repeatedly per thread count: wall time, speedup, CPU utilisation, allocations, "
               "peak RSS, against the inflate-only floor and this machine's parallel ceiling");
   bench->add_option("file", flags->file, "Input .xlsx")->required();
@@ -436,4 +425,4 @@ void add_xlsx_bench_command(CommandGroups& groups) {
   bench->callback([flags] { run_bench(*flags); });
 }
 
-}  // namespace docconform::cli
+}  // namespace docconform::bench

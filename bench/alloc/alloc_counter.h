@@ -1,6 +1,7 @@
-// Counting allocator hook for tests and benchmarks. Linking the docconform::alloc_hook library
-// replaces the global operator new/delete with versions that count allocations and bytes by
-// size class. Counters live in per-thread slots (no global lock); a snapshot sums the slots.
+// Counting allocator for tests and benchmarks. Linking the docconform::alloc_hook object library
+// (bench/CMakeLists.txt) replaces the global operator new/delete of the program with versions
+// that count allocations and bytes by size class. Counters live in per-thread slots (no global
+// lock); a snapshot sums the slots.
 #pragma once
 
 #include <array>
@@ -21,9 +22,6 @@ struct AllocStats {
 
 // The size class of an allocation of n bytes: 0 (<=32), 1 (<=64), 2 (<=256), 3 (larger).
 std::size_t alloc_size_class(std::size_t n) noexcept;
-
-// True when the hook is linked into this program; otherwise snapshots are all zero.
-bool alloc_hook_installed() noexcept;
 
 // Sum of every thread's counters since the program started.
 AllocStats alloc_snapshot() noexcept;

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""The JSON of `docconform bench xlsx` has the fields the XLSX issue documents.
+"""The JSON of `docconform-bench xlsx` has the fields the XLSX issue documents.
 
-Usage: check_bench_xlsx_json.py DOCCONFORM_BINARY
+Usage: check_bench_xlsx_json.py DOCCONFORM_BENCH (the docconform beside it generates the input)
 Generates a small workbook, runs one repeat at 1 and 2 threads and checks the shape, not the
 times (they are measurements, not tests).
 """
@@ -14,11 +14,12 @@ import tempfile
 
 def main():
     binary = sys.argv[1]
+    docconform = os.path.join(os.path.dirname(binary), "docconform")
     with tempfile.TemporaryDirectory() as tmp:
         book = os.path.join(tmp, "b.xlsx")
-        subprocess.run([binary, "gen", "xlsx", "--sheets", "2", "--rows", "300", "--cols", "4", book], check=True,
+        subprocess.run([docconform, "gen", "xlsx", "--sheets", "2", "--rows", "300", "--cols", "4", book], check=True,
                        capture_output=True)
-        out = subprocess.run([binary, "bench", "xlsx", book, "--threads", "1,2", "--repeat", "1", "--json"],
+        out = subprocess.run([binary, "xlsx", book, "--threads", "1,2", "--repeat", "1", "--json"],
                              check=True, capture_output=True).stdout
     d = json.loads(out)
     problems = []

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""The JSON of `docconform bench pdf` has the fields the PDF issue documents, and its runs agree.
+"""The JSON of `docconform-bench pdf` has the fields the PDF issue documents, and its runs agree.
 
-Usage: check_bench_pdf_json.py DOCCONFORM_BINARY
+Usage: check_bench_pdf_json.py DOCCONFORM_BENCH (the docconform beside it generates the input)
 Generates a small file with object streams, runs one timed pass per source and thread count, and
 checks the shape, not the times: every run indexed the same objects and pages, each object
 stream was inflated once, and the sweep on two threads opened one more source where it can.
@@ -15,12 +15,13 @@ import tempfile
 
 def main():
     binary = sys.argv[1]
+    docconform = os.path.join(os.path.dirname(binary), "docconform")
     problems = []
     with tempfile.TemporaryDirectory() as tmp:
         pdf = os.path.join(tmp, "bench.pdf")
-        subprocess.run([binary, "gen", "pdf", "--objects", "3000", "--payload", "40", "--object-streams", "--updates", "1",
+        subprocess.run([docconform, "gen", "pdf", "--objects", "3000", "--payload", "40", "--object-streams", "--updates", "1",
                         "--shuffle", "--pages", "20", "--cluster", "50", pdf], check=True, capture_output=True)
-        out = subprocess.run([binary, "bench", "pdf", pdf, "--source", "mapped,pread,buffered,whole", "--threads", "1,2",
+        out = subprocess.run([binary, "pdf", pdf, "--source", "mapped,pread,buffered,whole", "--threads", "1,2",
                               "--warm", "--runs", "1", "--json"], check=True, capture_output=True).stdout
     d = json.loads(out)
     for key in ("file", "bytes", "objects", "pages", "inflate_only_s", "runs"):

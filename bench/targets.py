@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""Rounds of `docconform bench xlsx` and `bench sst`, each target tallied over the rounds.
+"""Rounds of `docconform-bench xlsx` and `docconform-bench sst`, each target tallied over the rounds.
 
-Usage: targets.py DOCCONFORM_BINARY OUT_DIR --rounds R [--xlsx-1m FILE] [--xlsx-8x FILE] [--sst]
+Usage: targets.py DOCCONFORM_BENCH OUT_DIR --rounds R [--xlsx-1m FILE] [--xlsx-8x FILE] [--sst]
        targets.py --summarize OUT_DIR
 
 On a shared host one run of a benchmark says little about a ratio target: a burst of load on
@@ -49,11 +49,11 @@ def fast_run(d, sink):
 def commands(binary, args):
     out = []
     if args.xlsx_8x:
-        out.append(("xlsx-8x", [binary, "bench", "xlsx", args.xlsx_8x, "--threads", "1,2", "--repeat", "15", "--json"]))
+        out.append(("xlsx-8x", [binary, "xlsx", args.xlsx_8x, "--threads", "1,2", "--repeat", "15", "--json"]))
     if args.xlsx_1m:
-        out.append(("xlsx-1m", [binary, "bench", "xlsx", args.xlsx_1m, "--threads", "1,2", "--repeat", "5", "--json"]))
+        out.append(("xlsx-1m", [binary, "xlsx", args.xlsx_1m, "--threads", "1,2", "--repeat", "5", "--json"]))
     if args.sst:
-        out.append(("sst", [binary, "bench", "sst", "--count", "1048576", "--writer", "naive,fast", "--sink",
+        out.append(("sst", [binary, "sst", "--count", "1048576", "--writer", "naive,fast", "--sink",
                             "memory,file,stream,zlib,lz4", "--json"]))
     return out
 
@@ -102,7 +102,7 @@ def main():
         summarize(args.out_dir)
     else:
         if not args.binary:
-            p.error("DOCCONFORM_BINARY is required to run rounds")
+            p.error("DOCCONFORM_BENCH is required to run rounds")
         run(args)
 
 

@@ -1,4 +1,4 @@
-#include "docconform/alloc_counter.h"
+#include "alloc_counter.h"
 
 #include "alloc_slots.h"
 
@@ -32,8 +32,6 @@ std::size_t alloc_size_class(std::size_t n) noexcept {
   return 3;
 }
 
-bool alloc_hook_installed() noexcept { return detail::alloc_hook_linked; }
-
 AllocStats alloc_snapshot() noexcept {
   AllocStats stats;
   for (const auto& slot : detail::alloc_slots) {
@@ -47,7 +45,6 @@ AllocStats alloc_snapshot() noexcept {
 
 namespace detail {
 AllocSlot alloc_slots[alloc_slot_count];
-bool alloc_hook_linked = false;
 }  // namespace detail
 
 }  // namespace docconform

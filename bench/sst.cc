@@ -1,5 +1,6 @@
 // bench sst: every writer x sink serializing the same generated strings, timed side by side,
-// plus Apache POI serializing the same SST (tools/poi/PoiSst.java) in the same run.
+// plus Apache POI serializing the same SST in the same run, through its conformance adapter
+// (format sst, phases sst_serialize and xls_write; conformance/SPEC.md section 6).
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,9 +12,10 @@
 #include <memory>
 #include <sstream>
 
+#include "bench_commands.h"
 #include "cli_util.h"
+#include "peers.h"
 #include "run_timing.h"
-#include "commands.h"
 #include "docconform/canonical.h"
 #include "docconform/error.h"
 #include "docconform/sha256.h"
@@ -21,8 +23,10 @@
 #include "docconform/sst/writer.h"
 #include "option_ranges.h"
 
-namespace docconform::cli {
+namespace docconform::bench {
 namespace {
+
+using namespace docconform::cli;
 
 using namespace docconform::sst;
 namespace fs = std::filesystem;
@@ -34,15 +38,10 @@ struct BenchOptions {
   std::vector<std::string> writers = {"naive", "fast"};
   std::vector<std::string> sinks = {"memory", "file", "stream", "zlib", "lz4"};
   int repeat = 7;
-  int poi_repeat = 7;
-  int poi_workbook_repeat = 3;
   bool poi = true;
   bool json = false;
   std::string dir = fs::temp_directory_path().string();
-  std::string root = default_root();
-  std::string classpath =
-      "/usr/share/java/poi.jar:/usr/share/java/commons-collections4.jar:/usr/share/java/commons-math3.jar:"
-      "/usr/share/java/commons-codec.jar";
+  PeerOptions peers;  // root and docconform as given (empty: found)
 };
 
 struct Run {
@@ -143,29 +142,32 @@ Run measure_copy_floor(const std::string& bytes, int repeat) {
   return {"copy", "memory", stats, cpu_stats, sha256_hex(logical), logical.size(), {}, {}};
 }
 
-// Runs the Java harness on the SST records; returns its key=value output.
-std::map<std::string, std::string> run_poi(const std::string& sst_records, const BenchOptions& o) {
-  const std::string base = (fs::path(o.dir) / ("docconform-bench-sst-" + std::to_string(::getpid()))).string();
-  write_file(base + ".poi.sst", sst_records);
-  const std::string harness = (fs::path(o.root) / "tools" / "poi" / "PoiSst.java").string();
-  const std::string command = "java -Xmx12g -cp '" + o.classpath + "' '" + harness + "' bench '" + base + ".poi.sst' " +
-                              std::to_string(o.poi_repeat) + " " + std::to_string(o.poi_workbook_repeat) + " > '" +
-                              base + ".poi.out' 2> '" + base + ".poi.err'";
-  const int status = std::system(command.c_str());
-  std::map<std::string, std::string> values;
-  std::istringstream out(fs::exists(base + ".poi.out") ? read_file(base + ".poi.out") : "");
-  std::string pair;
-  while (out >> pair) {
-    const auto eq = pair.find('=');
-    if (eq != std::string::npos) values[pair.substr(0, eq)] = pair.substr(eq + 1);
+// Apache POI's phases on the SST records (SST and CONTINUE, without EXTSST), through the poi
+// adapter: it parses them into an SSTRecord and times serializing it again, then a workbook of
+// its strings written whole.
+PeerRun run_poi(const std::string& sst_records, const BenchOptions& o) {
+  PeerOptions options = o.peers;
+  if (options.docconform.empty()) options.docconform = sibling_docconform();
+  const std::string path = (fs::path(o.dir) / ("docconform-bench-sst-" + std::to_string(::getpid()) + ".poi.sst")).string();
+  write_file(path, sst_records);
+  PeerRun run;
+  run.impl = "poi";
+  run.status = "failed";
+  for (const Adapter& adapter : suite_adapters(options.root)) {
+    if (adapter.name != "poi") continue;
+    if (const std::string missing = missing_requirement(adapter, options.root); !missing.empty()) {
+      run.detail = "needs " + missing;
+    } else {
+      run = run_peer(adapter, "sst", path, options);
+    }
   }
-  if (status != 0 || values.count("median_s") == 0) {
-    std::string err = fs::exists(base + ".poi.err") ? read_file(base + ".poi.err") : "";
-    values.clear();
-    values["error"] = "java exited with status " + std::to_string(status) + ": " + err.substr(0, 400);
+  fs::remove(path);
+  if (run.status == "ok" && find_phase(run.phases, "sst_serialize") == nullptr) {
+    run.status = "failed";
+    run.detail = "no sst_serialize phase reported";
   }
-  for (const char* ext : {".poi.sst", ".poi.out", ".poi.err"}) fs::remove(base + ext);
-  return values;
+  if (run.status != "ok" && run.detail.empty()) run.detail = "no adapter named poi in ADAPTERS.tsv";
+  return run;
 }
 
 void bench(const BenchOptions& o) {
@@ -203,11 +205,13 @@ void bench(const BenchOptions& o) {
   bool identical = floor.sha256 == expected;
   for (const Run& r : runs) identical = identical && r.sha256 == expected;
 
-  std::map<std::string, std::string> poi;
+  PeerRun poi;
   if (o.poi) {
-    std::cerr << "bench sst: Apache POI\n";
-    poi = run_poi(reference, o);
+    std::cerr << "bench sst: Apache POI (its conformance adapter)\n";
+    poi = run_poi(sst_records, o);
   }
+  const PhaseTime* poi_serialize = find_phase(poi.phases, "sst_serialize");
+  const PhaseTime* poi_workbook = find_phase(poi.phases, "xls_write");
   const double mb = static_cast<double>(reference.size()) / 1e6;
   const auto find = [&runs](const std::string& w, const std::string& s) -> const Run* {
     for (const Run& r : runs) {
@@ -256,8 +260,7 @@ void bench(const BenchOptions& o) {
         ratios.push_back({prefix + "fast_" + s + "_over_memory", r});
       }
     }
-    const char* poi_key = cpu ? "cpu_median_s" : "median_s";
-    if (poi.count(poi_key)) ratios.push_back({prefix + "poi_over_fast_memory", std::stod(poi[poi_key]) / fast_memory});
+    if (!cpu && poi_serialize != nullptr) ratios.push_back({"poi_over_fast_memory", poi_serialize->seconds / fast_memory});
     ratios.push_back({prefix + "fast_memory_over_copy_floor", fast_memory / (cpu ? floor.cpu_stats.median : floor.stats.median)});
   }
   for (std::size_t i = 0; i < ratios.size(); ++i) {
@@ -267,19 +270,16 @@ void bench(const BenchOptions& o) {
   out += "},\"poi\":";
   if (!o.poi) {
     out += "null";
-  } else if (poi.count("error")) {
+  } else if (poi_serialize == nullptr) {
     out += "{\"error\":";
-    out += json_quoted(poi["error"]);
+    out += json_quoted(poi.status + ": " + poi.detail);
     out += "}";
   } else {
-    out += "{\"median_s\":" + poi["median_s"] + ",\"min_s\":" + poi["min_s"] + ",\"max_s\":" + poi["max_s"] +
-           ",\"cpu_median_s\":" + poi["cpu_median_s"] +
-           ",\"sst_bytes\":" + poi["sst_bytes"] + ",\"sha256\":\"" + poi["sha256"] + "\"" +
-           ",\"same_bytes_as_ours\":" + (poi["sha256"] == sha256_hex(sst_records) ? "true" : "false");
-    if (poi.count("workbook_median_s")) {
-      out += ",\"workbook_median_s\":" + poi["workbook_median_s"] + ",\"workbook_min_s\":" + poi["workbook_min_s"] +
-             ",\"workbook_max_s\":" + poi["workbook_max_s"] + ",\"workbook_bytes\":" + poi["workbook_bytes"] +
-             ",\"workbook_build_s\":" + poi["workbook_build_s"];
+    out += "{\"median_s\":" + number_text(poi_serialize->seconds) + ",\"sst_bytes\":" + std::to_string(poi_serialize->bytes) +
+           ",\"sha256\":\"" + poi_serialize->sha256 + "\",\"same_bytes_as_ours\":" +
+           (poi_serialize->sha256 == sha256_hex(sst_records) ? "true" : "false");
+    if (poi_workbook != nullptr) {
+      out += ",\"workbook_median_s\":" + number_text(poi_workbook->seconds) + ",\"workbook_bytes\":" + std::to_string(poi_workbook->bytes);
     }
     out += "}";
   }
@@ -297,38 +297,37 @@ void bench(const BenchOptions& o) {
   std::cout << "  copy floor (the bytes copied into a memory sink): median " << floor.stats.median << " s; CPU median "
             << floor.cpu_stats.median << " s\n";
   for (const auto& [name, value] : ratios) std::cout << "  " << name << ": " << value << "\n";
-  if (poi.count("median_s")) {
-    std::cout << "  POI SSTRecord.serialize: median " << poi["median_s"] << " s, same bytes: "
-              << (poi["sha256"] == sha256_hex(sst_records) ? "yes" : "no") << "\n";
+  if (poi_serialize != nullptr) {
+    std::cout << "  POI SSTRecord.serialize: median " << poi_serialize->seconds << " s, same bytes: "
+              << (poi_serialize->sha256 == sha256_hex(sst_records) ? "yes" : "no") << "\n";
+  } else if (o.poi) {
+    std::cout << "  POI: " << poi.status << ": " << poi.detail << "\n";
   }
-  if (poi.count("workbook_median_s")) std::cout << "  POI HSSFWorkbook.write: median " << poi["workbook_median_s"] << " s\n";
-  if (poi.count("error")) std::cout << "  POI: " << poi["error"] << "\n";
+  if (poi_workbook != nullptr) std::cout << "  POI HSSFWorkbook.write: median " << poi_workbook->seconds << " s\n";
 }
 
 }  // namespace
 
-void add_bench_sst(CommandGroups& groups) {
+void add_sst_bench(CLI::App& app) {
   auto o = std::make_shared<BenchOptions>();
-  auto* bench_cmd = groups.bench.add_subcommand("sst", "SST serialization: naive vs fast writer on every sink, and Apache POI");
+  auto* bench_cmd = app.add_subcommand("sst", "SST serialization: naive vs fast writer on every sink, and Apache POI");
   bench_cmd->add_option("--count", o->count, "Strings to serialize")->capture_default_str()->transform(integer_range(1, sst::Limits{}.max_strings));
   bench_cmd->add_option("--mix", o->mix, "String mix (see gen strings)")->capture_default_str();
   bench_cmd->add_option("--seed", o->seed, "Generator seed")->capture_default_str()->transform(integer_range(0, UINT64_MAX));
   bench_cmd->add_option("--writer", o->writers, "Comma-separated writers: naive,fast")->delimiter(',');
   bench_cmd->add_option("--sink", o->sinks, "Comma-separated sinks: memory,file,stream,zlib,lz4")->delimiter(',');
   bench_cmd->add_option("--repeat", o->repeat, "Timed runs per writer x sink (after one warm-up)")->capture_default_str()->transform(integer_range(1, max_repeats_option));
-  bench_cmd->add_option("--poi-repeat", o->poi_repeat, "Timed POI SSTRecord.serialize runs")->capture_default_str()->transform(integer_range(1, max_repeats_option));
-  bench_cmd->add_option("--poi-workbook-repeat", o->poi_workbook_repeat, "Timed POI HSSFWorkbook.write runs (0: skip)")
-      ->capture_default_str()->transform(integer_range(0, max_repeats_option));
   bench_cmd->add_flag("!--no-poi", o->poi, "Skip the Apache POI measurement");
   bench_cmd->add_option("--dir", o->dir, "Directory for the file sinks' output")->capture_default_str();
-  bench_cmd->add_option("--root", o->root, "Repository root (for tools/poi/PoiSst.java)")->capture_default_str();
-  bench_cmd->add_option("--poi-classpath", o->classpath, "Java class path with POI 4 and its dependencies")->capture_default_str();
+  bench_cmd->add_option("--root", o->peers.root, root_option_help);
+  bench_cmd->add_option("--docconform", o->peers.docconform, "The docconform CLI the adapters call (default: the one beside this program)");
   bench_cmd->add_flag("--json", o->json, "One JSON object on stdout");
   bench_cmd->callback([o] {
     BenchOptions options = *o;
+    if (options.poi) options.peers.root = resolve_root(options.peers.root);  // before the measurements
     if (options.repeat < 1) throw Error(ErrorKind::usage, {}, "--repeat must be at least 1");
     bench(options);
   });
 }
 
-}  // namespace docconform::cli
+}  // namespace docconform::bench

@@ -1,0 +1,53 @@
+#include "program.h"
+
+#include <cstdio>
+#include <iostream>
+
+#include "docconform/error.h"
+#include "docconform/output_file.h"
+#include "docconform/truncation_guard.h"
+#include "parse_errors.h"
+
+namespace docconform::cli {
+namespace {
+
+// Exit statuses follow the adapter protocol (conformance/SPEC.md): 1 = input rejected.
+int exit_status(ErrorKind kind) {
+  switch (kind) {
+    case ErrorKind::format:
+    case ErrorKind::limit:
+    case ErrorKind::range: return 1;
+    case ErrorKind::unsupported: return 2;
+    case ErrorKind::io: return 74;
+    case ErrorKind::usage: return usage_exit_status;
+  }
+  return 1;
+}
+
+}  // namespace
+
+void start_program() {
+  install_truncation_guard();
+  // A signal that ends the process first removes the temporary files of unfinished outputs.
+  install_output_cleanup();
+}
+
+int run_program(CLI::App& app, int argc, char** argv, const char* name) {
+  try {
+    app.parse(argc, argv);
+    close_standard_output();  // what was printed reached it, or the exit status says so
+  } catch (const CLI::ParseError& e) {
+    return exit_for_parse_error(app, e);
+  } catch (const Error& e) {
+    std::fflush(stdout);
+    std::cerr << name << ": " << e.what() << "\n";
+    return exit_status(e.kind());
+  } catch (const std::exception& e) {
+    std::fflush(stdout);
+    std::cerr << name << ": internal error: " << e.what() << "\n";
+    return 70;
+  }
+  return 0;
+}
+
+}  // namespace docconform::cli
