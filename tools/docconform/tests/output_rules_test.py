@@ -178,6 +178,7 @@ def golden_update_on_a_full_file_system_keeps_the_dumps(work):
     for part in ("conformance/cases/utf8", "conformance/adapters", "golden/utf8"):
         shutil.copytree(os.path.join(ROOT, part), os.path.join(work, part), ignore=shutil.ignore_patterns("node_modules"))
     shutil.copy(os.path.join(ROOT, "golden", "utf8.sha256"), os.path.join(work, "golden"))
+    shutil.copy(os.path.join(ROOT, "conformance", "SPEC.md"), os.path.join(work, "conformance"))
     dumps = os.path.join(work, "golden", "utf8")
     before = {name: open(os.path.join(dumps, name), "rb").read() for name in os.listdir(dumps)}
     run(["golden", "update", "--root", work, "--format", "utf8", "--no-consensus"], 74, "io error: write failed: File too large",
