@@ -128,14 +128,13 @@ void load_once(const std::string& bytes, const xlsx::LoadOptions& options, std::
 }
 
 xlsx::LoadOptions with_threads(xlsx::LoadOptions options, unsigned threads) {
-  options.parallel = true;
   options.threads = threads;
   return options;
 }
 
 Run measure(const std::string& bytes, const xlsx::LoadOptions& options, unsigned repeat, std::size_t& cells) {
   Run run;
-  run.threads = options.parallel ? options.threads : 1;
+  run.threads = options.threads;
   for (unsigned i = 0; i < repeat; ++i) load_once(bytes, options, cells, run);
   return run;
 }
@@ -200,7 +199,7 @@ struct Ceiling {
 Ceiling ceiling_round(const std::string& bytes, unsigned n) {
   const std::vector<std::string> copies(n, bytes);
   xlsx::LoadOptions serial;
-  serial.parallel = false;
+  serial.threads = 1;
   xlsx::load_workbook(copies.front(), serial, "ceiling");
   double t0 = now_s();
   for (const auto& copy : copies) xlsx::load_workbook(copy, serial, "ceiling");

@@ -31,13 +31,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size > max_input) return -1;
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
   docconform::xlsx::LoadOptions serial;
-  serial.parallel = false;
+  serial.threads = 1;
   serial.chunk_bytes = 0;
   serial.inflate = docconform::xlsx::InflateMode::serial;
   serial.shortcut = false;
   serial.limits = docconform::xlsx::Limits::fuzz();
   docconform::xlsx::LoadOptions pooled = serial;
-  pooled.parallel = true;
   pooled.threads = 2;
   pooled.chunk_bytes = 200;
   pooled.inflate = docconform::xlsx::InflateMode::workers;

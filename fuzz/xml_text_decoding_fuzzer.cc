@@ -327,7 +327,6 @@ Ours run_ours(const Document& doc) {
       LoadOptions options;
       options.threads = 1;
       options.chunk_bytes = doc.chunk_bytes;
-      options.parallel = doc.chunk_bytes != 0;
       read_shared_strings(doc.xml, limits, strings, options);
       for (std::size_t i = 0; i < strings.items.size(); ++i) r.items.emplace_back(strings.at(i));
     } else {

@@ -20,6 +20,8 @@ unsigned planned_threads(std::size_t jobs, unsigned cap) noexcept {
   return static_cast<unsigned>(std::min<std::size_t>(threads, jobs));
 }
 
+bool runs_parallel(unsigned cap) noexcept { return planned_threads(2, cap) >= 2; }
+
 void parallel_for(std::size_t jobs, unsigned cap,
                   const std::function<void(std::size_t job, unsigned worker)>& job) {
   const unsigned threads = planned_threads(jobs, cap);

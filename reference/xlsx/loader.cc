@@ -198,7 +198,7 @@ void read_shared_strings_part(const Package& package, const std::string& part, c
   const ScanLimits limits = scan_limits(options.limits);
   try {
     // On one thread the part is parsed as it inflates: its XML is never held whole.
-    if (options.chunk_bytes != 0 && (!options.parallel || planned_threads(2, options.threads) < 2)) {
+    if (options.chunk_bytes != 0 && !runs_parallel(options.threads)) {
       PartStream stream(package, part);
       const auto next = [&](std::string& buffer, std::size_t max) {
         if (between_reads) between_reads();
@@ -206,7 +206,9 @@ void read_shared_strings_part(const Package& package, const std::string& part, c
       };
       if (read_shared_strings_streaming(next, stream.declared_size(), limits, out, options, budgets)) return;
       // A split point was not an <si> boundary: parse the whole part, read again uncounted.
-      read_shared_strings(package.read(part, false), limits, out, options, budgets);
+      LoadOptions whole = options;
+      whole.chunk_bytes = 0;
+      read_shared_strings(package.read(part, false), limits, out, whole, budgets);
       return;
     }
     read_shared_strings(package.read(part), limits, out, options, budgets);
@@ -245,8 +247,7 @@ void check_declared_budget(const Package& package, const WorkbookIndex& index) {
 // index-checked once the table is known) instead of before them on every thread: worth it when
 // several threads run and the table is not the larger part of the work.
 bool shared_strings_beside_sheets(const Package& package, const WorkbookIndex& index, const LoadOptions& options) {
-  if (index.shared_strings_part.empty() || !options.parallel || options.inflate != InflateMode::workers ||
-      planned_threads(2, options.threads) < 2) {
+  if (index.shared_strings_part.empty() || !runs_parallel(options.threads) || options.inflate != InflateMode::workers) {
     return false;
   }
   std::uint64_t sheets = 0;
@@ -331,7 +332,7 @@ Workbook load_workbook(std::string_view bytes, const LoadOptions& options, const
     const Package package(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), label, how.limits);
     return load_package(package, how, s);
   };
-  if (options.parallel && planned_threads(2, options.threads) >= 2) {
+  if (runs_parallel(options.threads)) {
     try {
       return load(options);
     } catch (const Error& e) {
@@ -343,7 +344,7 @@ Workbook load_workbook(std::string_view bytes, const LoadOptions& options, const
     // or error is the same at every thread count.
   }
   LoadOptions serial = options;
-  serial.parallel = false;
+  serial.threads = 1;
   try {
     return load(serial);
   } catch (const std::bad_alloc&) {

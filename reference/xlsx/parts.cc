@@ -181,7 +181,7 @@ void read_shared_strings(const std::string& xml, const ScanLimits& limits, Share
   const auto* data = reinterpret_cast<const std::uint8_t*>(xml.data());
   std::vector<std::pair<std::size_t, std::size_t>> ranges;  // [begin, end) of each chunk
   const std::size_t chunk = shared_strings_chunk_bytes(options);
-  const std::size_t target = options.parallel && chunk != 0 ? chunk : xml.size();
+  const std::size_t target = chunk != 0 ? chunk : xml.size();
   for (std::size_t at = 0; at < xml.size() || ranges.empty();) {
     const std::size_t left = xml.size() - at;
     const std::size_t length = left > target ? find_tag_split(data + at, std::min(left, target), 1, "si") : 0;
@@ -190,7 +190,7 @@ void read_shared_strings(const std::string& xml, const ScanLimits& limits, Share
     at += length;
   }
   std::vector<SstChunk> chunks(ranges.size());
-  parallel_for(ranges.size(), options.parallel ? options.threads : 1, [&](std::size_t k, unsigned) {
+  parallel_for(ranges.size(), options.threads, [&](std::size_t k, unsigned) {
     try {
       parse_sst_chunk(data + ranges[k].first, ranges[k].second - ranges[k].first, ranges[k].first, k == 0,
                       k + 1 == ranges.size(), limits, options.shortcut, budgets, chunks[k]);

@@ -69,7 +69,7 @@ RowReader::RowReader(const std::string& path, std::size_t sheet_index, const Row
     : state_(std::make_unique<State>(path, options)) {
   State& s = *state_;
   LoadOptions load;
-  load.parallel = false;
+  load.threads = 1;
   load.limits = options.limits;
   WorkbookIndex index = index_workbook(s.package, load);
   if (!index.shared_strings_part.empty()) {

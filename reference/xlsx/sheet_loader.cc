@@ -118,8 +118,8 @@ void run_serial_inflate(const Package& package, std::vector<SheetWork>& sheets, 
       at += length;
     }
   }
-  std::vector<TextCollector> collectors(planned_threads(jobs.size(), options.parallel ? options.threads : 1));
-  parallel_for(jobs.size(), options.parallel ? options.threads : 1,
+  std::vector<TextCollector> collectors(planned_threads(jobs.size(), options.threads));
+  parallel_for(jobs.size(), options.threads,
                [&](std::size_t i, unsigned worker) { parse_job(jobs[i], context, collectors[worker]); });
   stats.phase_b_s += seconds_since(b);
 }
@@ -142,7 +142,7 @@ class Pipeline {
       estimate += options.chunk_bytes == 0 ? 1 : std::max<std::uint64_t>(1, size / options.chunk_bytes + 1);
     }
     if (shared_strings_job_) ++estimate;
-    threads_ = options.parallel ? planned_threads(static_cast<std::size_t>(estimate), options.threads) : 1;
+    threads_ = planned_threads(static_cast<std::size_t>(estimate), options.threads);
     max_ready_ = std::max<std::size_t>(2, threads_);
   }
 

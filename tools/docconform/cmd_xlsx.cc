@@ -27,8 +27,7 @@ struct LoadFlags {
 
   xlsx::LoadOptions options() const {
     xlsx::LoadOptions o;
-    o.parallel = !serial;
-    o.threads = threads;
+    o.threads = serial ? 1 : threads;
     o.inflate = inflate == "serial" ? xlsx::InflateMode::serial : xlsx::InflateMode::workers;
     o.chunk_bytes = chunk_bytes;
     o.shortcut = !no_shortcut;

@@ -9,11 +9,18 @@
 
 namespace docconform {
 
+// Every component takes its thread count as one `unsigned threads`, read only through the
+// functions below: 0 = as many as useful (min(jobs, hardware threads)), 1 = the calling thread
+// only, n = at most n.
+
 // Hardware threads, at least 1.
 unsigned hardware_threads() noexcept;
 
 // Threads that parallel_for would use: min(jobs, cap, hardware threads); cap 0 = auto.
 unsigned planned_threads(std::size_t jobs, unsigned cap) noexcept;
+
+// Whether a cap lets two or more threads run (planned_threads(2, cap) >= 2).
+bool runs_parallel(unsigned cap) noexcept;
 
 // Runs job(i) for every i in [0, jobs). The calling thread is one of the workers.
 // job receives the job index and the worker index (0 .. planned_threads-1), so a job can

@@ -29,7 +29,7 @@ constexpr std::size_t chunk_sizes[] = {0, 4096, 300, 40};
 // another chunk size (the real corpus is large enough for that to cover every combination kind).
 void expect_identical(const std::string& bytes, const std::string& name, bool full = true) {
   LoadOptions reference;
-  reference.parallel = false;
+  reference.threads = 1;
   reference.chunk_bytes = 0;
   reference.shortcut = false;  // token by token: the shortcut for plain cells is checked too
   const std::string expected = outcome(bytes, reference);

@@ -67,8 +67,7 @@ enum class InflateMode : std::uint8_t {
 };
 
 struct LoadOptions {
-  bool parallel = true;        // use the worker pool
-  unsigned threads = 0;        // cap on threads; 0 = min(jobs, cores)
+  unsigned threads = 0;  // 0 = as many as useful, 1 = the calling thread only (docconform/parallel.h)
   InflateMode inflate = InflateMode::workers;
   // Split sheets at row boundaries into ~this much XML; 0 = never. Small enough that a chunk is
   // parsed while its inflated bytes are still in cache.
