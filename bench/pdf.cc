@@ -29,9 +29,7 @@ using namespace docconform::cli;
 struct BenchOptions {
   std::string file;
   std::string sources = "pread,buffered,mapped,whole";
-  std::uint64_t window = SourceOptions{}.window;
-  std::uint64_t granularity = SourceOptions{}.granularity;
-  std::uint64_t buffer = SourceOptions{}.buffer;
+  SourceOptions sizes;  // window, granularity, buffer
   bool cold = false;
   bool warm = false;
   int runs = 3;
@@ -107,11 +105,8 @@ void run_bench(const BenchOptions& o) {
   std::uint64_t objects = 0, pages = 0, size = 0;
   for (const SourceKind kind : kinds) {
     for (const unsigned threads : thread_counts) {
-      SourceOptions options;
+      SourceOptions options = o.sizes;
       options.kind = kind;
-      options.window = o.window;
-      options.granularity = o.granularity;
-      options.buffer = o.buffer;
       std::vector<Sample> samples;
       std::vector<double> floors, ratios;
       if (o.warm) index_once(o.file, options, threads);  // bring the file into the page cache
@@ -139,7 +134,7 @@ void run_bench(const BenchOptions& o) {
       if (!runs_json.empty()) runs_json += ",";
       runs_json += "{\"source\":\"" + std::string(to_string(kind)) + "\",\"cache\":\"" + (o.cold ? "cold" : "warm") +
                    "\",\"threads\":" + std::to_string(first.sweep.threads) +
-                   ",\"window_bytes\":" + std::to_string(kind == SourceKind::mapped ? o.window : 0) +
+                   ",\"window_bytes\":" + std::to_string(kind == SourceKind::mapped ? o.sizes.window : 0) +
                    ",\"runs\":" + std::to_string(samples.size()) + ",\"median_s\":" + number_text(time.median) +
                    ",\"min_s\":" + number_text(time.min) + ",\"max_s\":" + number_text(time.max) +
                    ",\"setup_s\":" + number_text(summarize(setup_times).median) +
@@ -174,7 +169,7 @@ void add_pdf_bench(CLI::App& app) {
   auto* bench = app.add_subcommand("pdf", "Indexing pass (xref, page tree, every object) per byte source and thread count");
   bench->add_option("file", bench_options->file, "PDF file")->required();
   bench->add_option("--source", bench_options->sources, "Comma-separated sources")->capture_default_str();
-  add_source_size_options(bench, bench_options->window, bench_options->granularity, bench_options->buffer);
+  add_source_size_options(bench, bench_options->sizes);
   bench->add_flag("--cold", bench_options->cold, "Evict the file from the page cache before each run (posix_fadvise)");
   bench->add_flag("--warm", bench_options->warm, "One untimed run first, then timed runs on a cached file");
   bench->add_option("--runs", bench_options->runs, "Timed runs per source and thread count")

@@ -27,10 +27,8 @@ using namespace docconform::pdf;
 struct ReadOptions {
   std::string file;
   LimitOptions<Limits> limits;
-  std::string source = "mapped";
-  std::uint64_t window = 64ull << 20;
-  std::uint64_t granularity = 64ull << 10;
-  std::uint64_t buffer = 256ull << 10;
+  std::string source = to_string(SourceOptions{}.kind);
+  SourceOptions sizes;  // window, granularity, buffer
   int level = 2;
   unsigned threads = 0;
   bool serial = false;
@@ -38,11 +36,8 @@ struct ReadOptions {
   unsigned thread_cap() const { return serial ? 1 : threads; }
 
   SourceOptions source_options() const {
-    SourceOptions o;
+    SourceOptions o = sizes;
     o.kind = parse_source_kind(source);
-    o.window = window;
-    o.granularity = granularity;
-    o.buffer = buffer;
     return o;
   }
 };
@@ -50,7 +45,7 @@ struct ReadOptions {
 void add_read_options(CLI::App* app, ReadOptions& o, bool with_level) {
   app->add_option("file", o.file, "PDF file")->required();
   app->add_option("--source", o.source, "Byte source: mapped, pread, buffered or whole")->capture_default_str();
-  add_source_size_options(app, o.window, o.granularity, o.buffer);
+  add_source_size_options(app, o.sizes);
   o.limits.add_to(app);
   if (with_level) {
     app->add_option("--level", o.level, "1: version, pages, object count; 2: + merged xref; 3: + sections, trailer, pages, every object")

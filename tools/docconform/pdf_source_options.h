@@ -4,9 +4,12 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 
+#include "docconform/pdf/source.h"
+
 namespace docconform::cli {
 
-// --window, --granularity (a multiple of the page size) and --buffer, each range-checked.
-void add_source_size_options(CLI::App* app, std::uint64_t& window, std::uint64_t& granularity, std::uint64_t& buffer);
+// --window, --granularity (a multiple of the page size) and --buffer, each range-checked, into
+// options (whose values are the defaults shown).
+void add_source_size_options(CLI::App* app, pdf::SourceOptions& options);
 
 }  // namespace docconform::cli
