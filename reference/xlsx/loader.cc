@@ -21,17 +21,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-}  // namespace
-
-ScanLimits scan_limits(const Limits& limits) {
-  ScanLimits s;
-  s.max_depth = limits.max_depth;
-  s.max_token_bytes = limits.max_token_bytes;
-  return s;
-}
-
-namespace {
-
 // Reads and parses a small part, naming it in any error.
 template <typename Fn>
 auto with_part(const Package& package, const std::string& part, Fn&& fn) {

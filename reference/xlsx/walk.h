@@ -7,13 +7,12 @@
 #include <vector>
 
 #include "docconform/xlsx/workbook.h"
+#include "limits.h"
 #include "load_budgets.h"
 #include "package.h"
 #include "xml_scanner.h"
 
 namespace docconform::xlsx {
-
-ScanLimits scan_limits(const Limits& limits);
 
 // What the relationship walk finds before any cell is read.
 struct WorkbookIndex {

@@ -207,6 +207,18 @@ TEST(XlsxBadInput, RelationshipPartsUseTheConfiguredDepthLimit) {
   EXPECT_EQ(e.context().part, "_rels/.rels");
 }
 
+// The scanner's attribute limit is a field of Limits like the others, in every read mode.
+TEST(XlsxBadInput, TheAttributeLimitIsSetThroughLimits) {
+  const std::string bytes = workbook_with_sheet(sheet("<row r=\"1\"><c r=\"A1\" s=\"0\" t=\"n\" cm=\"1\" vm=\"1\"><v>1</v></c></row>"));
+  for (LoadOptions o : every_read_mode()) {
+    EXPECT_NO_THROW(load_workbook(bytes, o, "ok.xlsx"));
+    o.limits.max_attributes = 4;  // the cell has 5; no element of the other parts has more than 3
+    const Error e = error_of(bytes, o);
+    EXPECT_EQ(e.kind(), ErrorKind::limit);
+    EXPECT_EQ(e.context().part, "xl/worksheets/sheet1.xml");
+  }
+}
+
 TEST(XlsxBadInput, DeepNestingAndHugeElements) {
   std::string deep;
   for (int i = 0; i < 400; ++i) deep += "<x>";

@@ -3,13 +3,15 @@
 
 #include "docconform/error.h"
 #include "docconform/pdf/limits.h"
+#include "docconform/xlsx/workbook.h"
 #include "limit_options.h"
 
 namespace docconform::cli {
 namespace {
 
-LimitOptions<pdf::Limits> parsed(const std::vector<std::string>& argv) {
-  LimitOptions<pdf::Limits> options;
+template <class Limits = pdf::Limits>
+LimitOptions<Limits> parsed(const std::vector<std::string>& argv) {
+  LimitOptions<Limits> options;
   CLI::App app;
   options.add_to(&app);
   std::vector<std::string> args(argv.rbegin(), argv.rend());
@@ -26,6 +28,15 @@ TEST(LimitOptions, SetsNamedFieldsOverTheChosenProfile) {
   const pdf::Limits fuzz = parsed({"--fuzz-limits", "--limit", "max_depth=9"}).limits();
   EXPECT_EQ(fuzz.max_depth, 9u);
   EXPECT_EQ(fuzz.max_objects, pdf::Limits::fuzz().max_objects);
+}
+
+// The XML scanner's limits are XLSX Limits fields like the others.
+TEST(LimitOptions, ReachesEveryXlsxScannerLimit) {
+  const xlsx::Limits l =
+      parsed<xlsx::Limits>({"--limit", "max_attributes=4", "--limit", "max_depth=5", "--limit", "max_token_bytes=1K"}).limits();
+  EXPECT_EQ(l.max_attributes, 4u);
+  EXPECT_EQ(l.max_depth, 5u);
+  EXPECT_EQ(l.max_token_bytes, 1024u);
 }
 
 TEST(LimitOptions, MaxOutputBytesSetsTheOutputLimitBesideTheComponents) {

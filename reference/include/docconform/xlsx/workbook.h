@@ -26,6 +26,7 @@ struct Limits {
   std::uint64_t max_part_bytes = 2ull << 30;  // one inflated part
   std::uint32_t max_depth = 256;              // XML element nesting
   std::uint64_t max_token_bytes = 64 << 20;   // one tag, text run, comment, CDATA or PI
+  std::uint32_t max_attributes = 512;         // attributes of one element
   // Sheet XML from one <row> start to the next (or from a part's start or to its end): what a
   // streaming load must hold at once, so XML without rows cannot fill memory up to the budget.
   std::uint64_t max_row_bytes = 16 << 20;
@@ -52,6 +53,7 @@ struct Limits {
     visit("max_part_bytes", &Limits::max_part_bytes);
     visit("max_depth", &Limits::max_depth);
     visit("max_token_bytes", &Limits::max_token_bytes);
+    visit("max_attributes", &Limits::max_attributes);
     visit("max_row_bytes", &Limits::max_row_bytes);
     visit("max_sheets", &Limits::max_sheets);
     visit("max_zip_entries", &Limits::max_zip_entries);
