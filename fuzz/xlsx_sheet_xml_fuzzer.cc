@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "../reference/xlsx/rich_text.h"
-#include "../reference/xlsx/sheet_parser.h"
-#include "../reference/xlsx/xml_scanner.h"
-#include "../reference/xlsx/xml_text.h"
+#include "xlsx/rich_text.h"
+#include "xlsx/sheet_parser.h"
+#include "xlsx/xml_scanner.h"
+#include "xlsx/xml_text.h"
 #include "docconform/error.h"
 #include "fuzz_check.h"
 

@@ -45,8 +45,8 @@
 #include <string_view>
 #include <vector>
 
-#include "../reference/xlsx/parts.h"
-#include "../reference/xlsx/sheet_parser.h"
+#include "xlsx/parts.h"
+#include "xlsx/sheet_parser.h"
 #include "docconform/error.h"
 #include "docconform/utf8.h"
 #include "fuzz_check.h"

@@ -5,10 +5,10 @@
 
 #include <string>
 
-#include "../../reference/xlsx/parts.h"
-#include "../../reference/xlsx/sheet_parser.h"
-#include "../../reference/xlsx/xml_scanner.h"
-#include "../../reference/xlsx/xml_text.h"
+#include "xlsx/parts.h"
+#include "xlsx/sheet_parser.h"
+#include "xlsx/xml_scanner.h"
+#include "xlsx/xml_text.h"
 
 namespace {
 

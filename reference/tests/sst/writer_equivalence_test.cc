@@ -10,7 +10,7 @@
 #include "docconform/error.h"
 #include "docconform/sha256.h"
 #include "docconform/sst/generate.h"
-#include "../../sst/output_buffer.h"
+#include "sst/output_buffer.h"
 #include "sst_test_util.h"
 
 namespace docconform::sst {

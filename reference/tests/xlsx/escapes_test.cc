@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "../../xlsx/xml_text.h"
+#include "xlsx/xml_text.h"
 #include "test_workbook.h"
 
 namespace docconform::xlsx::test {

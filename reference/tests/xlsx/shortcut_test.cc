@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "../../xlsx/parts.h"
-#include "../../xlsx/sheet_parser.h"
-#include "../../xlsx/xml_scanner.h"
+#include "xlsx/parts.h"
+#include "xlsx/sheet_parser.h"
+#include "xlsx/xml_scanner.h"
 #include "docconform/error.h"
 
 namespace docconform::xlsx::test {

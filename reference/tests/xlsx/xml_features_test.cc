@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "../../xlsx/xml_scanner.h"
+#include "xlsx/xml_scanner.h"
 #include "docconform/error.h"
 #include "test_workbook.h"
 
