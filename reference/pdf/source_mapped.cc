@@ -1,12 +1,7 @@
-#include <sys/mman.h>
 #include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 
 #include "docconform/error.h"
 #include "docconform/pdf/mapped.h"
-#include "docconform/truncation_guard.h"
 #include "posix_file.h"
 #include "sources.h"
 
@@ -47,41 +42,31 @@ MappedSource::MappedSource(const std::string& path, std::uint64_t window, std::u
 MappedSource::~MappedSource() { unmap(); }
 
 void MappedSource::unmap() {
-  if (view_ == nullptr) return;
-  unwatch_mapping(guard_slot_);
-  guard_slot_ = -1;
+  if (view_.data() == nullptr) return;
   ++counts_.unmap;
-  ::munmap(view_, view_size_);
-  view_ = nullptr;
-  view_size_ = 0;
+  view_.unmap();
 }
 
 const std::uint8_t* MappedSource::map(std::uint64_t offset, std::size_t size) {
   check_range(offset, size);
   static const std::uint8_t nothing = 0;
   if (size == 0) return &nothing;
-  if (truncated_.load(std::memory_order_acquire)) throw truncated(name_, offset);
+  if (view_.truncated()) throw truncated(name_, offset);
   // Fast path: no kernel call while the range lies in the live view.
-  if (view_ != nullptr && offset >= view_offset_ && offset + size <= view_offset_ + view_size_) {
-    return static_cast<const std::uint8_t*>(view_) + (offset - view_offset_);
+  if (view_.data() != nullptr && offset >= view_offset_ && offset + size <= view_offset_ + view_.size()) {
+    return view_.data() + (offset - view_offset_);
   }
   unmap();  // slide: never two views at once
   file_->check_unchanged(size_);
   const ViewPlan plan = plan_view(offset, size, window_, granularity_, size_);
   ++counts_.map;
-  void* view = ::mmap(nullptr, plan.length, PROT_READ, MAP_SHARED, file_->fd(), static_cast<off_t>(plan.aligned));
-  if (view == MAP_FAILED) {
-    throw Error(ErrorKind::io, {name_, "", offset}, std::string("mmap: ") + std::strerror(errno));
-  }
-  view_ = view;
+  view_.map(file_->fd(), plan.aligned, plan.length, {name_, "", offset});
   view_offset_ = plan.aligned;
-  view_size_ = plan.length;
-  guard_slot_ = watch_mapping(view_, view_size_, &truncated_);
-  return static_cast<const std::uint8_t*>(view_) + plan.delta;
+  return view_.data() + plan.delta;
 }
 
 void MappedSource::verify_unchanged() {
-  if (truncated_.load(std::memory_order_acquire)) throw truncated(name_, view_offset_);
+  if (view_.truncated()) throw truncated(name_, view_offset_);
   file_->check_unchanged(size_);
 }
 

@@ -1,7 +1,6 @@
 #include "package.h"
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,7 +11,6 @@
 #include <mutex>
 
 #include "docconform/error.h"
-#include "docconform/truncation_guard.h"
 #include "limits.h"
 #include "xml_scanner.h"
 #include "xml_text.h"
@@ -295,26 +293,24 @@ FileMapping::FileMapping(const std::string& path) : path_(path) {
   }
   size_ = static_cast<std::size_t>(st.st_size);
   if (size_ > 0) {
-    void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd_, 0);
-    if (p == MAP_FAILED) {
+    try {
+      view_.map(fd_, 0, size_, {path, "", std::nullopt});
+    } catch (...) {
       ::close(fd_);
-      throw Error(ErrorKind::io, {path, "", std::nullopt}, std::string("cannot map: ") + std::strerror(errno));
+      throw;
     }
-    data_ = static_cast<const std::uint8_t*>(p);
-    guard_slot_ = watch_mapping(data_, size_, &truncated_);
   }
 }
 
 FileMapping::~FileMapping() {
-  unwatch_mapping(guard_slot_);
-  if (data_ != nullptr) ::munmap(const_cast<std::uint8_t*>(data_), size_);
+  view_.unmap();
   ::close(fd_);
 }
 
 void FileMapping::verify_unchanged() const {
   struct stat st;
   const bool same_size = ::fstat(fd_, &st) == 0 && static_cast<std::size_t>(st.st_size) == size_;
-  if (truncated_.load(std::memory_order_acquire) || !same_size) {
+  if (view_.truncated() || !same_size) {
     throw Error(ErrorKind::io, {path_, "", std::nullopt}, "file changed size while it was read (truncated while mapped?)");
   }
 }

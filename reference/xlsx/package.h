@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "docconform/error.h"
+#include "docconform/truncation_guard.h"
 #include "deflated_entry.h"
 #include "docconform/xlsx/workbook.h"
 
@@ -109,19 +110,17 @@ class FileMapping {
   ~FileMapping();
   FileMapping(const FileMapping&) = delete;
   FileMapping& operator=(const FileMapping&) = delete;
-  std::string_view bytes() const { return {reinterpret_cast<const char*>(data_), size_}; }
+  std::string_view bytes() const { return {reinterpret_cast<const char*>(view_.data()), size_}; }
   // Throws Error(io) when the file shrank under the mapping (its size changed, or the guard
   // answered a fault in it): what was read from it must not be reported.
   void verify_unchanged() const;
-  bool truncated() const { return truncated_.load(std::memory_order_acquire); }
+  bool truncated() const { return view_.truncated(); }
 
  private:
   std::string path_;
   int fd_ = -1;
-  const std::uint8_t* data_ = nullptr;
   std::size_t size_ = 0;
-  int guard_slot_ = -1;
-  std::atomic<bool> truncated_{false};
+  WatchedMapping view_;  // empty for an empty file
 };
 
 // Normalized lookup key of a part name: lowercase ASCII, '\' as '/', no leading '/'.

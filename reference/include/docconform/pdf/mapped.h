@@ -8,12 +8,12 @@
 // that becomes an Error(io) from the source's next map() or verify_unchanged().
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
 
 #include "docconform/pdf/source.h"
+#include "docconform/truncation_guard.h"
 
 namespace docconform::pdf {
 
@@ -42,8 +42,8 @@ class MappedSource final : public ByteSource {
   std::unique_ptr<ByteSource> another() const override;
 
   std::uint64_t view_offset() const { return view_offset_; }
-  std::uint64_t view_size() const { return view_size_; }
-  int live_views() const { return view_ != nullptr ? 1 : 0; }
+  std::uint64_t view_size() const { return view_.size(); }
+  int live_views() const { return view_.data() != nullptr ? 1 : 0; }
 
  private:
   void unmap();
@@ -51,11 +51,8 @@ class MappedSource final : public ByteSource {
   std::unique_ptr<PosixFile> file_;
   std::uint64_t window_;
   std::uint64_t granularity_;
-  void* view_ = nullptr;
+  WatchedMapping view_;
   std::uint64_t view_offset_ = 0;
-  std::uint64_t view_size_ = 0;
-  int guard_slot_ = -1;                // the view's slot in the truncation guard
-  std::atomic<bool> truncated_{false};  // set by the guard's SIGBUS handler
 };
 
 }  // namespace docconform::pdf
