@@ -15,6 +15,7 @@
 #include "docconform/parallel.h"
 #include "docconform/sha256.h"
 #include "cli_util.h"
+#include "conform_expectations.h"
 #include "conform_large.h"
 #include "golden_ledger.h"
 
@@ -22,15 +23,6 @@ namespace docconform::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-// Expected statuses of one gated implementation: "<format>/<case>" -> status name.
-std::map<std::string, std::string> read_expectations(const std::string& root, const std::string& impl) {
-  std::map<std::string, std::string> expectations;
-  for (const auto& row : read_tsv((fs::path(root) / "conformance" / "expectations" / (impl + ".tsv")).string())) {
-    if (row.fields.size() >= 2) expectations[row.fields[0]] = row.fields[1];
-  }
-  return expectations;
-}
 
 Status classify(const CaseFile& c, bool rejected, const std::string& digest, bool& golden_match) {
   golden_match = !c.golden.empty() && digest == c.golden;
@@ -46,14 +38,30 @@ Status classify(const CaseFile& c, bool rejected, const std::string& digest, boo
   }
 }
 
-bool meets_expectation(const Result& r, const Adapter& impl, const std::map<std::string, std::string>& expectations) {
-  const auto recorded = expectations.find(r.case_file->format + "/" + r.case_file->name);
-  if (recorded != expectations.end()) return recorded->second == to_string(r.status);
-  if (r.case_file->verdict == 'i') {
-    if (impl.kind == "reference") return r.golden_match;
-    return !is_failure(r.status);
+// Whether a result departs from the golden verdicts (an i_ case departs only by failing, or, for
+// the reference, by a dump other than the golden one).
+bool departs(const Result& r, const Adapter& impl) {
+  if (r.case_file->verdict == 'i') return impl.kind == "reference" ? !r.golden_match : is_failure(r.status);
+  return r.status != Status::pass && r.status != Status::rejected_as_expected;
+}
+
+void judge(Result& r, const Adapter& impl, const std::map<std::string, Expectation>& expectations) {
+  if (r.status == Status::adapter_failure) {
+    r.outcome = Outcome::failed;
+    return;
   }
-  return r.status == Status::pass || r.status == Status::rejected_as_expected;
+  if (!impl.gated) {
+    r.outcome = is_failure(r.status) ? Outcome::departure : Outcome::ok;
+    return;
+  }
+  const auto recorded = expectations.find(r.case_file->format + "/" + r.case_file->name);
+  if (recorded != expectations.end()) {
+    // A recorded departure that no longer happens fails too: the file must be brought up to date.
+    r.outcome = recorded->second.status == to_string(r.status) ? Outcome::recorded : Outcome::failed;
+    if (r.outcome == Outcome::recorded) r.reason = recorded->second.reason;
+    return;
+  }
+  r.outcome = departs(r, impl) ? Outcome::failed : Outcome::ok;
 }
 
 // The last line of an adapter's stderr: where the protocol puts `error: <class>`.
@@ -135,12 +143,12 @@ Result run_one(const CaseFile& c, const Adapter& impl, const RunOptions& options
         r.detail = "killed after " + std::to_string(limits.timeout_s) + " s";
         return r;
       case ProcessResult::End::signaled:
-        r.status = Status::crash;
+        r.status = Status::adapter_failure;
         r.detail = "signal " + std::to_string(p.signal) + ": " + last_err;
         return r;
       case ProcessResult::End::output_overflow:
       case ProcessResult::End::spawn_failed:
-        r.status = Status::crash;
+        r.status = Status::adapter_failure;
         r.detail = p.end == ProcessResult::End::spawn_failed ? "could not start" : "output past the limit";
         return r;
       case ProcessResult::End::exited:
@@ -151,9 +159,11 @@ Result run_one(const CaseFile& c, const Adapter& impl, const RunOptions& options
       r.detail = last_err;
       return r;
     }
-    if (p.exit_code != 0 && p.exit_code != 1) {
-      r.status = Status::crash;
-      r.detail = "exit " + std::to_string(p.exit_code) + ": " + last_err;
+    // Exit 1 is a rejection only with the protocol's last line: an uncaught exception also exits
+    // 1 (Python, Node), with a traceback instead.
+    if ((p.exit_code != 0 && p.exit_code != 1) || (p.exit_code == 1 && last_err.rfind("error: ", 0) != 0)) {
+      r.status = Status::adapter_failure;
+      r.detail = "exit " + std::to_string(p.exit_code) + (p.exit_code == 1 ? " without `error: <class>`" : "") + ": " + last_err;
       return r;
     }
     rejected = p.exit_code == 1;
@@ -182,6 +192,7 @@ const char* to_string(Status status) {
     case Status::rejected: return "rejected";
     case Status::unsupported: return "unsupported";
     case Status::crash: return "crash";
+    case Status::adapter_failure: return "adapter_failure";
     case Status::timeout: return "timeout";
     case Status::no_golden: return "no_golden";
   }
@@ -199,14 +210,37 @@ bool is_failure(Status status) {
     case Status::rejected_must_accept:
     case Status::accepted_must_reject:
     case Status::crash:
+    case Status::adapter_failure:
     case Status::timeout:
     case Status::no_golden: return true;
   }
   return true;
 }
 
-bool RunReport::gate_failed() const {
-  return std::any_of(results.begin(), results.end(), [](const Result& r) { return !r.expected; });
+const char* to_string(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::ok: return "ok";
+    case Outcome::recorded: return "recorded";
+    case Outcome::departure: return "departure";
+    case Outcome::failed: return "failed";
+  }
+  return "unknown";
+}
+
+std::vector<std::string> RunReport::gate_failures() const {
+  std::vector<std::string> causes;
+  for (const auto& s : skipped) {
+    if (s.fails_gate) causes.push_back("gated implementation " + s.impl + " skipped: requires " + s.requirement + " (--allow-skip " + s.impl + " to accept)");
+  }
+  std::size_t adapter_failures = 0;
+  std::size_t new_departures = 0;
+  for (const auto& r : results) {
+    if (r.outcome != Outcome::failed) continue;
+    ++(r.status == Status::adapter_failure ? adapter_failures : new_departures);
+  }
+  if (adapter_failures > 0) causes.push_back(std::to_string(adapter_failures) + " adapter failures");
+  if (new_departures > 0) causes.push_back(std::to_string(new_departures) + " departures of gated implementations not in their expectations");
+  return causes;
 }
 
 InProcessOutcome dump_in_process(const DumpFormat& format, const std::string& path, bool keep_dump, PhaseLog* phases) {
@@ -268,20 +302,30 @@ RunReport run_conformance(const RunOptions& options) {
     for (CaseFile& c : prepare_large_cases(options)) report.cases.push_back(std::move(c));
   }
   const auto manifest = (fs::path(options.root) / "conformance" / "adapters" / "ADAPTERS.tsv").string();
-  for (const Adapter& adapter : read_adapters(manifest)) {
+  std::vector<Adapter> adapters = read_adapters(manifest);
+  for (const auto& extra : options.adapter_files) {
+    for (Adapter& adapter : read_adapters(extra)) {
+      if (std::any_of(adapters.begin(), adapters.end(), [&](const Adapter& a) { return a.name == adapter.name; })) {
+        throw Error(ErrorKind::usage, {extra, "", std::nullopt}, "an adapter named " + adapter.name + " is already declared");
+      }
+      adapters.push_back(std::move(adapter));
+    }
+  }
+  for (const Adapter& adapter : adapters) {
     if (!options.impls.empty() &&
         std::find(options.impls.begin(), options.impls.end(), adapter.name) == options.impls.end()) {
       continue;
     }
     if (const std::string missing = missing_requirement(adapter, options.root); !missing.empty()) {
-      report.skipped.emplace_back(adapter.name, missing);
+      const bool allowed = std::find(options.allow_skip.begin(), options.allow_skip.end(), adapter.name) != options.allow_skip.end();
+      report.skipped.push_back({adapter.name, missing, adapter.gated && !allowed});
       continue;
     }
     report.impls.push_back(adapter);
   }
   for (const auto& wanted : options.impls) {
     const bool known = std::any_of(report.impls.begin(), report.impls.end(), [&](const Adapter& a) { return a.name == wanted; }) ||
-                       std::any_of(report.skipped.begin(), report.skipped.end(), [&](const auto& s) { return s.first == wanted; });
+                       std::any_of(report.skipped.begin(), report.skipped.end(), [&](const Skipped& s) { return s.impl == wanted; });
     if (!known) throw Error(ErrorKind::usage, {manifest, "", std::nullopt}, "no adapter named " + wanted);
   }
 
@@ -295,8 +339,20 @@ RunReport run_conformance(const RunOptions& options) {
       if (report.impls[i].reads(report.cases[c].format)) jobs.push_back({c, i});
     }
   }
-  std::vector<std::map<std::string, std::string>> expectations;
-  for (const auto& impl : report.impls) expectations.push_back(read_expectations(options.root, impl.name));
+  // A filter that selects nothing would pass a gate that checked nothing.
+  if (report.cases.empty()) {
+    throw Error(ErrorKind::usage, {options.root, "", std::nullopt}, "no case selected (--format/--cases match none)");
+  }
+  if (jobs.empty()) {
+    throw Error(ErrorKind::usage, {options.root, "", std::nullopt}, "no selected implementation reads the selected cases' formats");
+  }
+  std::vector<std::map<std::string, Expectation>> expectations;
+  std::vector<std::string> expectation_dirs{(fs::path(options.root) / "conformance" / "expectations").string()};
+  for (const auto& dir : options.expectation_dirs) {
+    if (!fs::is_directory(dir)) throw Error(ErrorKind::io, {dir, "", std::nullopt}, "no such expectations directory");
+    expectation_dirs.push_back(dir);
+  }
+  for (const auto& impl : report.impls) expectations.push_back(read_expectations(expectation_dirs, impl.name));
 
   report.results.resize(jobs.size());
   std::atomic<std::size_t> done{0};
@@ -308,7 +364,7 @@ RunReport run_conformance(const RunOptions& options) {
     const Adapter& impl = report.impls[job.impl_index];
     const CaseFile& c = report.cases[job.case_index];
     Result r = run_one(c, impl, options, c.large ? options.large_limits : options.limits);
-    r.expected = !impl.gated || meets_expectation(r, impl, expectations[job.impl_index]);
+    judge(r, impl, expectations[job.impl_index]);
     if (is_failure(r.status)) failures.fetch_add(1);
     const std::size_t finished = done.fetch_add(1) + 1;
     // On a terminal the line is rewritten in place; in a log, a line per quarter of the runs

@@ -84,7 +84,10 @@ int main(int argc, char** argv) {
   } catch (const docconform::Error& e) {
     std::fflush(stdout);
     std::cerr << "docconform: " << e.what() << "\n";
-    return exit_status(e.kind());
+    const int status = exit_status(e.kind());
+    // The adapter protocol's last line, so the CLI serves as an adapter (conformance/SPEC.md).
+    if (status == 1 || status == 2) std::cerr << "error: " << docconform::to_string(e.kind()) << "\n";
+    return status;
   } catch (const std::exception& e) {
     std::fflush(stdout);
     std::cerr << "docconform: internal error: " << e.what() << "\n";
