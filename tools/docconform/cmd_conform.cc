@@ -63,7 +63,7 @@ void add_conform_commands(CommandGroups& groups) {
   run->callback([options] {
     options->run.docconform_binary = self_executable();
     const RunReport report = run_conformance(options->run);
-    print_summary(report, options->run.root);
+    print_summary(report);
     if (!options->json.empty()) write_file(options->json, report_json(report));
     if (!options->junit.empty()) write_file(options->junit, report_junit(report));
     if (!options->html.empty()) write_file(options->html, report_html(report));

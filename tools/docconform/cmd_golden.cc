@@ -132,7 +132,7 @@ int check(const GoldenOptions& options) {
   run.impls = {"reference"};
   run.progress = false;
   const RunReport report = run_conformance(run);
-  print_summary(report, options.root);
+  print_summary(report);
   int failed = report.gate_failed() ? 1 : 0;
   // Every ledger entry must still have its case file.
   for (const auto& format : dump_formats()) {

@@ -210,6 +210,18 @@ const char* status_mark(const Result& r) {
   return "?";
 }
 
+// What a report shows of a result beyond its status: the diff of a wrong result, the stderr of a
+// rejection or a failed run.
+std::string evidence(const Result& r) {
+  std::string text = r.diff;
+  if (!r.stderr_text.empty()) text += (text.empty() ? "" : "\n") + std::string("stderr:\n") + r.stderr_text;
+  if (!text.empty() && text.back() != '\n') text += '\n';
+  return text;
+}
+
+// The results a reader looks into: those that depart from the golden verdicts.
+bool shows_evidence(const Result& r) { return r.outcome != Outcome::ok && !evidence(r).empty(); }
+
 // Results indexed by case then impl, for the matrices.
 std::map<std::string, std::map<std::string, const Result*>> matrix(const RunReport& report) {
   std::map<std::string, std::map<std::string, const Result*>> rows;
@@ -296,7 +308,7 @@ nlohmann::ordered_json phases_json(const PhaseLog& phases) {
 }  // namespace
 
 
-void print_summary(const RunReport& report, const std::string& root) {
+void print_summary(const RunReport& report) {
   for (const auto& s : report.skipped) {
     std::cout << "skipped " << s.impl << ": requires " << s.requirement << (s.fails_gate ? " (gated: fails the run)" : "") << "\n";
   }
@@ -306,10 +318,7 @@ void print_summary(const RunReport& report, const std::string& root) {
     ++shown;
     std::cout << "FAILED " << r.impl << " " << case_key(*r.case_file) << ": " << to_string(r.status)
               << (r.detail.empty() ? "" : " (" + r.detail + ")") << "\n";
-    const std::string golden = golden_dump_path(root, r.case_file->format, r.case_file->name);
-    if (r.status == Status::wrong_result && std::filesystem::exists(golden)) {
-      std::cout << dump_diff(read_file(golden), r.dump);
-    }
+    std::cout << evidence(r);
   }
   Tally all;
   for (const auto& impl : report.impls) {
@@ -348,6 +357,8 @@ std::string report_json(const RunReport& report) {
                             {"seconds", r.seconds},
                             {"digest", r.digest},
                             {"detail", r.detail},
+                            {"diff", r.diff},
+                            {"stderr", r.stderr_text},
                             {"phases", phases_json(r.phases)}});
   }
   for (const auto& [impl, counts] : status_counts(report)) j["summary"][impl] = counts;
@@ -396,15 +407,17 @@ std::string report_junit(const RunReport& report) {
       switch (r.outcome) {
         case Outcome::failed:
           ++failures;
-          body += "<failure type=\"" + status + "\" message=\"" + xml_escape(status + (r.detail.empty() ? "" : ": " + r.detail)) + "\"/>";
+          body += "<failure type=\"" + status + "\" message=\"" + xml_escape(status + (r.detail.empty() ? "" : ": " + r.detail)) +
+                  "\">" + xml_escape(evidence(r)) + "</failure>";
           break;
         case Outcome::recorded:
           ++skipped;
-          body += "<skipped message=\"" + xml_escape("recorded " + status + ": " + r.reason) + "\"/>";
+          body += "<skipped message=\"" + xml_escape("recorded " + status + ": " + r.reason) + "\">" + xml_escape(evidence(r)) + "</skipped>";
           break;
         case Outcome::departure:
           ++skipped;
-          body += "<skipped message=\"" + xml_escape("departure of an ungated implementation: " + status) + "\"/>";
+          body += "<skipped message=\"" + xml_escape("departure of an ungated implementation: " + status) + "\">" +
+                  xml_escape(evidence(r)) + "</skipped>";
           break;
         case Outcome::ok:
           if (r.status == Status::unsupported) {
@@ -477,6 +490,14 @@ std::string report_markdown(const RunReport& report) {
     }
     md += "\n";
   }
+  std::string shown;
+  for (const auto& r : report.results) {
+    if (!shows_evidence(r)) continue;
+    shown += "\n<details><summary>" + r.impl + " " + case_key(*r.case_file) + ": " + to_string(r.status) + " (" +
+             to_string(r.outcome) + (r.reason.empty() ? "" : ": " + r.reason) + ")</summary>\n\n```diff\n" + evidence(r) +
+             "```\n\n</details>\n";
+  }
+  if (!shown.empty()) md += "\n## Evidence (diffs against golden/<format>/<case>.dump, adapters' stderr)\n" + shown;
   return md;
 }
 
@@ -558,7 +579,17 @@ std::string report_html(const RunReport& report) {
     }
     html += "</tr>\n";
   }
-  html += "</table>\n</body></html>\n";
+  html += "</table>\n";
+  std::string shown;
+  for (const auto& r : report.results) {
+    if (!shows_evidence(r)) continue;
+    shown += "<details class=\"evidence\" data-impl=\"" + xml_escape(r.impl) + "\" data-case=\"" + xml_escape(case_key(*r.case_file)) +
+             "\"><summary>" + xml_escape(r.impl + " " + case_key(*r.case_file) + ": " + to_string(r.status) + " (" +
+                                         to_string(r.outcome) + (r.reason.empty() ? "" : ": " + r.reason) + ")") +
+             "</summary><pre>" + xml_escape(evidence(r)) + "</pre></details>\n";
+  }
+  if (!shown.empty()) html += "<h2>Evidence</h2>\n<p>Diffs against golden/&lt;format&gt;/&lt;case&gt;.dump and adapters' stderr.</p>\n" + shown;
+  html += "</body></html>\n";
   return html;
 }
 

@@ -137,6 +137,7 @@ Result run_one(const CaseFile& c, const Adapter& impl, const RunOptions& options
     const ProcessResult p = run_process(adapter_argv(impl, c.format, c.path, options.root, options.docconform_binary), limits);
     r.seconds = p.seconds;
     const std::string last_err = last_line(p.err);
+    r.stderr_text = stderr_excerpt(p.err);
     switch (p.end) {
       case ProcessResult::End::timed_out:
         r.status = Status::timeout;
@@ -173,7 +174,14 @@ Result run_one(const CaseFile& c, const Adapter& impl, const RunOptions& options
   }
   r.status = classify(c, rejected, r.digest, r.golden_match);
   if (r.status == Status::wrong_result) {
-    r.dump = impl.in_process() ? dump_in_process(*find_dump_format(c.format), c.path, true).dump : std::move(dump);
+    if (impl.in_process()) dump = dump_in_process(*find_dump_format(c.format), c.path, true).dump;
+    const std::string golden = golden_dump_path(options.root, c.format, c.name);
+    const std::string golden_name = "golden/" + c.format + "/" + c.name + ".dump";
+    r.diff = fs::exists(golden) ? dump_diff(read_file(golden), dump, golden_name, impl.name)
+                                : "no " + golden_name + " to compare with (the ledger has only its digest)\n";
+  }
+  if (r.status != Status::rejected && r.status != Status::rejected_must_accept && r.status != Status::rejected_as_expected) {
+    r.stderr_text.clear();  // an accepted case's stderr is no evidence of anything
   }
   if (!rejected && find_dump_format(c.format)->timed_phases) time_phases(r, c, impl, options, limits);
   return r;
@@ -215,6 +223,13 @@ bool is_failure(Status status) {
     case Status::no_golden: return true;
   }
   return true;
+}
+
+std::string stderr_excerpt(const std::string& err) {
+  constexpr std::size_t part = 4096;
+  if (err.size() <= 2 * part) return err;
+  return err.substr(0, part) + "\n[... " + std::to_string(err.size() - 2 * part) + " bytes left out ...]\n" +
+         err.substr(err.size() - part);
 }
 
 const char* to_string(Outcome outcome) {

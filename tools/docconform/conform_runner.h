@@ -39,6 +39,9 @@ enum class Outcome {
 
 const char* to_string(Status status);
 const char* to_string(Outcome outcome);
+
+// An adapter's stderr for a report: whole up to 8 KiB, else its first and last 4 KiB.
+std::string stderr_excerpt(const std::string& err);
 // True for outcomes that are wrong whatever the implementation (crash, timeout, y/n failures).
 bool is_failure(Status status);
 
@@ -59,7 +62,8 @@ struct Result {
   double seconds = 0;
   std::string digest;  // sha256:<hex> of the dump, or "rejected"
   std::string detail;  // error line, exit status
-  std::string dump;    // kept only for wrong_result, to show the diff against the golden dump
+  std::string diff;    // of a wrong result: its dump against golden/<format>/<case>.dump (dump_diff)
+  std::string stderr_text;  // of a rejection, an unsupported case or a failed run: see stderr_excerpt
   Outcome outcome = Outcome::ok;
   std::string reason;  // of a recorded departure, from the expectations file
   PhaseLog phases;       // from a second run, when the format defines phases and the case was accepted

@@ -19,8 +19,10 @@ void write_ledger(const std::string& path, const GoldenLedger& ledger);
 // golden/<format>/<case>.dump: the readable dump whose digest is in the ledger.
 std::string golden_dump_path(const std::string& root, const std::string& format, const std::string& case_name);
 
-// The lines where two dumps differ, indented, at most a screenful; "" when equal.
-std::string dump_diff(const std::string& expected, const std::string& actual);
+// A unified diff of two dumps ("" when equal): one hunk from the first to the last differing line,
+// with 3 lines of context, at most 40 lines a side and 240 bytes a line.
+std::string dump_diff(const std::string& expected, const std::string& actual, const std::string& expected_name,
+                      const std::string& actual_name);
 
 // A case's verdict from its name: 'y' must accept, 'n' must reject, 'i' implementation-defined.
 char case_verdict(const std::string& case_name);

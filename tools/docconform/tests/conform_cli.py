@@ -111,6 +111,9 @@ def bring_your_own(docconform, root, out, extra_args=(), cwd=None):
     results = {r["case"]: r for r in json.load(open(report))["results"]}
     check(results["utf8/y_a.bin"]["status"] == "pass", "y_a: %s" % results["utf8/y_a.bin"])
     check(results["utf8/y_b.bin"]["status"] == "wrong_result", "y_b: %s" % results["utf8/y_b.bin"])
+    check('+text "not b"' in results["utf8/y_b.bin"]["diff"], "no diff in the JSON: %s" % results["utf8/y_b.bin"])
+    check(re.search(r'<failure type="wrong_result"[^>]*>--- golden/utf8/y_b.bin.dump\n\+\+\+ mine\n.*\+text &quot;not b&quot;',
+                    open(junit).read(), re.S) is not None, "no diff in the JUnit failure: " + open(junit).read())
     draft = os.path.join(out, "expectations", "mine.tsv")
     os.makedirs(os.path.dirname(draft))
     p = subprocess.run([docconform, "conform", "expectations", "--from", report, "--output", draft],

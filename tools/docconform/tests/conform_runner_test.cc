@@ -12,6 +12,7 @@
 #include "cli_util.h"
 #include "conform_expectations.h"
 #include "conform_report.h"
+#include "golden_ledger.h"
 #include "docconform/error.h"
 #include "docconform/sha256.h"
 #include "docconform/sst/strings_file.h"
@@ -45,6 +46,9 @@ class ConformRunner : public ::testing::Test {
               sha256_of("docconform-dump utf8 1\nunits 1\ntext \"b\"\n") + "\nn_never.bin  rejected\ni_bytes.bin  sha256:" +
               sha256_of("docconform-dump utf8 1\nunits 1\ntext \"\\u00FF\"\n") + "\n");
     write(root_ / "golden/utf8/y_a.bin.dump", dump_a);
+    write(root_ / "golden/utf8/y_b.bin.dump", "docconform-dump utf8 1\nunits 1\ntext \"b\"\n");
+    // A rejection explained at length: 20,000 bytes before the protocol's line.
+    write(root_ / "verbose.sh", "head -c 20000 /dev/zero | tr '\\0' x >&2; echo >&2; echo 'error: format' >&2; exit 1\n");
     write(root_ / "always-a.sh", "printf 'docconform-dump utf8 1\\nunits 1\\ntext \"a\"\\n'\n");
     write(root_ / "crasher.sh", "kill -SEGV $$\n");
     write(root_ / "refuser.sh", "echo 'error: format' >&2; exit 1\n");
@@ -62,7 +66,8 @@ class ConformRunner : public ::testing::Test {
           "gated-absent\tutf8\tthird-party\tgate\t/no/such/tool\t/no/such/tool {input}\n"
           "raiser\tutf8\tthird-party\tnogate\t-\t/usr/bin/python3 {root}/raiser.py {input}\n"
           "thrower\tutf8\tthird-party\tnogate\tnode\tnode {root}/thrower.js {input}\n"
-          "exit3\tutf8\tthird-party\tnogate\t-\t/bin/sh {root}/exit3.sh {input}\n");
+          "exit3\tutf8\tthird-party\tnogate\t-\t/bin/sh {root}/exit3.sh {input}\n"
+          "verbose\tutf8\tthird-party\tnogate\t-\t/bin/sh {root}/verbose.sh {input}\n");
   }
   void TearDown() override { fs::remove_all(root_); }
 
@@ -210,6 +215,55 @@ TEST_F(ConformRunner, AdaptersAndExpectationsFromTheUsersDirectories) {
   EXPECT_THROW(run_conformance(o), Error);
 }
 
+TEST_F(ConformRunner, EveryWrongResultCarriesItsDiffInEveryReport) {
+  const RunReport report = run({"always-a"});  // ungated: its departures fail nothing, and still show
+  const auto wrong = std::find_if(report.results.begin(), report.results.end(),
+                                  [](const Result& r) { return r.case_file->name == "y_b.bin"; });
+  ASSERT_NE(wrong, report.results.end());
+  EXPECT_EQ(wrong->diff,
+            "--- golden/utf8/y_b.bin.dump\n+++ always-a\n@@ -1,3 +1,3 @@\n docconform-dump utf8 1\n units 1\n-text \"b\"\n+text \"a\"\n");
+  const std::string json = report_json(report);
+  EXPECT_NE(json.find("\"diff\": \"--- golden/utf8/y_b.bin.dump\\n+++ always-a\\n"), std::string::npos) << json;
+  EXPECT_NE(report_junit(report).find("wrong_result\">--- golden/utf8/y_b.bin.dump\n+++ always-a\n"), std::string::npos);
+  EXPECT_NE(report_markdown(report).find("<summary>always-a utf8/y_b.bin: wrong_result (departure)</summary>\n\n```diff\n--- golden"),
+            std::string::npos);
+  EXPECT_NE(report_html(report).find("<details class=\"evidence\" data-impl=\"always-a\" data-case=\"utf8/y_b.bin\">"),
+            std::string::npos);
+}
+
+TEST_F(ConformRunner, RejectionsAndFailuresCarryTheirStderrBounded) {
+  RunOptions o = options({"verbose", "exit3"});
+  o.limits.timeout_s = 30;
+  const RunReport report = run_conformance(o);
+  for (const auto& r : report.results) {
+    if (r.impl == "exit3") {
+      EXPECT_EQ(r.stderr_text, "something broke\n");
+      continue;
+    }
+    EXPECT_EQ(r.stderr_text.size(), 2 * 4096 + std::string("\n[... 11823 bytes left out ...]\n").size()) << r.case_file->name;
+    EXPECT_EQ(r.stderr_text.substr(0, 4), "xxxx");
+    EXPECT_NE(r.stderr_text.find("[... 11823 bytes left out ...]"), std::string::npos);
+    EXPECT_EQ(r.stderr_text.substr(r.stderr_text.size() - 16), "x\nerror: format\n");
+  }
+  EXPECT_NE(report_json(report).find("\"stderr\": \"something broke\\n\""), std::string::npos);
+}
+
+TEST(DumpDiff, OneHunkAroundTheDifferingLinesWithContext) {
+  std::string golden;
+  std::string actual;
+  for (int i = 1; i <= 10; ++i) {
+    golden += "line " + std::to_string(i) + "\n";
+    actual += (i == 5 ? "inserted\n" : "") + std::string("line ") + std::to_string(i) + "\n";
+  }
+  EXPECT_EQ(dump_diff(golden, actual, "g", "a"),
+            "--- g\n+++ a\n@@ -2,6 +2,7 @@\n line 2\n line 3\n line 4\n+inserted\n line 5\n line 6\n line 7\n");
+  EXPECT_EQ(dump_diff(golden, golden, "g", "a"), "");
+  std::string many;
+  for (int i = 0; i < 100; ++i) many += "x\n";
+  const std::string bounded = dump_diff("", many, "g", "a");
+  EXPECT_NE(bounded.find("[60 more lines]"), std::string::npos) << bounded;
+}
+
 TEST_F(ConformRunner, JUnitAndSummaryCountWhatTheGateCounts) {
   write(root_ / "conformance/expectations/refuser.tsv", "utf8/y_a.bin\trejected_must_accept\tknown: refuses everything\n");
   const RunReport report = run({"always-a", "refuser"});
@@ -218,10 +272,11 @@ TEST_F(ConformRunner, JUnitAndSummaryCountWhatTheGateCounts) {
   const std::string junit = report_junit(report);
   EXPECT_NE(junit.find("<testsuite name=\"always-a\" tests=\"4\" failures=\"0\" skipped=\"2\">"), std::string::npos) << junit;
   EXPECT_NE(junit.find("<testsuite name=\"refuser\" tests=\"4\" failures=\"1\" skipped=\"1\">"), std::string::npos) << junit;
-  EXPECT_NE(junit.find("<skipped message=\"recorded rejected_must_accept: known: refuses everything\"/>"), std::string::npos) << junit;
+  EXPECT_NE(junit.find("<skipped message=\"recorded rejected_must_accept: known: refuses everything\">stderr:\nerror: format\n</skipped>"),
+            std::string::npos) << junit;
   EXPECT_NE(junit.find("<failure type=\"rejected_must_accept\" message=\"rejected_must_accept: error: format\""), std::string::npos) << junit;
   testing::internal::CaptureStdout();
-  print_summary(report, root_.string());
+  print_summary(report);
   const std::string summary = testing::internal::GetCapturedStdout();
   EXPECT_NE(summary.find("8 runs: 4 ok, 1 recorded, 2 departures (ungated, reported only), 1 failed"), std::string::npos) << summary;
   EXPECT_NE(summary.find("gate failed: 1 departures of gated implementations"), std::string::npos) << summary;
