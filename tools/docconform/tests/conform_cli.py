@@ -3,10 +3,12 @@
 fake_adapters/: the gate fails safe (filters that select nothing, unknown or skipped gated
 implementations, adapter failures) and its counts agree with the exit status and the JUnit report.
 
-Usage: conform_cli.py DOCCONFORM gate|byo
+Usage: conform_cli.py DOCCONFORM gate|byo, or conform_cli.py DOCCONFORM installed BUILD_DIR
 byo: an implementation of the user's own, from a directory outside the suite: its adapter given by
 --adapters (found through {dir}), its departure failing the run, an expectations file drafted
 from the JSON report, and a rerun with --expectations that passes with the departure skipped.
+installed: `cmake --install BUILD_DIR` to a scratch prefix, then, from a directory with no checkout,
+the installed reference over the installed cases, and byo over the installed suite.
 Prints a closing 'N passed, N failed' line; exits 1 on any failure.
 """
 import hashlib
@@ -51,7 +53,7 @@ def make_suite(docconform, root):
     write(os.path.join(root, "golden", "utf8.sha256"), ledger)
     write(os.path.join(root, "conformance", "adapters", "ADAPTERS.tsv"),
           "reference\t*\treference\tgate\t-\tin-process\n"
-          "wrong-ungated\tutf8\tthird-party\tnogate\t-\t/bin/sh %s/wrong_one.sh {docconform} {input}\n"
+          "wrong-ungated\tutf8\tthird-party\tnogate\t-\t/bin/sh %s/wrong_one.sh {docconform} {input} y_b.bin\n"
           "gated-missing\tutf8\tthird-party\tgate\t/no/such/tool\t/no/such/tool {input}\n"
           "raiser\tutf8\tthird-party\tnogate\t-\t/usr/bin/python3 %s/raiser.py {input}\n"
           "thrower\tutf8\tthird-party\tnogate\tnode\tnode %s/thrower.cjs {input}\n" % (FAKES, FAKES, FAKES))
@@ -97,22 +99,23 @@ def gate(docconform, root, out):
     check('<skipped message="departure of an ungated implementation: wrong_result"' in xml, "JUnit: " + xml)
 
 
-def bring_your_own(docconform, root, out, extra_args=(), cwd=None):
-    """A gated adapter of the user's, wrong on y_b.bin, kept in its own directory."""
+def bring_your_own(docconform, root, out, wrong="utf8/y_b.bin", extra_args=(), cwd=None):
+    """A gated adapter of the user's, wrong on one case, kept in its own directory."""
     mine = os.path.join(out, "mine")
     os.makedirs(mine)
     shutil.copy(os.path.join(FAKES, "wrong_one.sh"), mine)
     write(os.path.join(mine, "adapters.tsv"),
-          "# an implementation of my own\nmine\tutf8\tthird-party\tgate\t{dir}/wrong_one.sh\t/bin/sh {dir}/wrong_one.sh {docconform} {input}\n")
+          "# an implementation of my own\nmine\tutf8\tthird-party\tgate\t{dir}/wrong_one.sh\t"
+          "/bin/sh {dir}/wrong_one.sh {docconform} {input} %s\n" % os.path.basename(wrong))
     report, junit = os.path.join(out, "mine.json"), os.path.join(out, "mine.xml")
     base = ["--impl", "mine", "--adapters", os.path.join(mine, "adapters.tsv"), *extra_args]
     p = run(docconform, root, *base, "--json", report, "--junit", junit, cwd=cwd)
     check(p.returncode == 1, "a gated departure: exit %d, want 1: %s %s" % (p.returncode, p.stdout, p.stderr))
     results = {r["case"]: r for r in json.load(open(report))["results"]}
-    check(results["utf8/y_a.bin"]["status"] == "pass", "y_a: %s" % results["utf8/y_a.bin"])
-    check(results["utf8/y_b.bin"]["status"] == "wrong_result", "y_b: %s" % results["utf8/y_b.bin"])
-    check('+text "not b"' in results["utf8/y_b.bin"]["diff"], "no diff in the JSON: %s" % results["utf8/y_b.bin"])
-    check(re.search(r'<failure type="wrong_result"[^>]*>--- golden/utf8/y_b.bin.dump\n\+\+\+ mine\n.*\+text &quot;not b&quot;',
+    failed = [r["case"] for r in results.values() if r["outcome"] == "failed"]
+    check(failed == [wrong], "failed: %s, want %s only" % (failed, wrong))
+    check('+text "not right"' in results[wrong]["diff"], "no diff in the JSON: %s" % results[wrong])
+    check(re.search(r'<failure type="wrong_result"[^>]*>--- golden/%s.dump\n\+\+\+ mine\n.*\+text &quot;not right&quot;' % wrong,
                     open(junit).read(), re.S) is not None, "no diff in the JUnit failure: " + open(junit).read())
     draft = os.path.join(out, "expectations", "mine.tsv")
     os.makedirs(os.path.dirname(draft))
@@ -120,19 +123,43 @@ def bring_your_own(docconform, root, out, extra_args=(), cwd=None):
                        capture_output=True, text=True, cwd=cwd)
     check(p.returncode == 0, "expectations --from: exit %d: %s" % (p.returncode, p.stderr))
     lines = [line for line in open(draft).read().splitlines() if not line.startswith("#")]
-    check(lines == ["utf8/y_b.bin\twrong_result\tTODO: why mine gives wrong_result"], "drafted %s" % lines)
-    text = open(draft).read().replace("TODO: why mine gives wrong_result", "mine appends a line to y_b")
+    check(lines == [wrong + "\twrong_result\tTODO: why mine gives wrong_result"], "drafted %s" % lines)
+    text = open(draft).read().replace("TODO: why mine gives wrong_result", "mine appends a line")
     write(draft, text)
     p = run(docconform, root, *base, "--expectations", os.path.dirname(draft), "--junit", junit, cwd=cwd)
     check(p.returncode == 0, "rerun with --expectations: exit %d, want 0: %s %s" % (p.returncode, p.stdout, p.stderr))
     xml = open(junit).read()
-    check('name="y_b.bin"' in xml and '<skipped message="recorded wrong_result: mine appends a line to y_b"' in xml,
+    check('<skipped message="recorded wrong_result: mine appends a line"' in xml,
           "JUnit does not skip the recorded case with its reason: " + xml)
     return report, junit
 
 
+def installed(build_dir, scratch):
+    """cmake --install to a scratch prefix, then everything from a directory with no checkout."""
+    prefix = os.path.join(scratch, "prefix")
+    p = subprocess.run(["cmake", "--install", build_dir, "--prefix", prefix], capture_output=True, text=True)
+    check(p.returncode == 0, "cmake --install: " + p.stderr)
+    docconform = os.path.join(prefix, "bin", "docconform")
+    root = os.path.join(prefix, "share", "docconform")
+    check(not os.path.exists(os.path.join(root, "conformance", "adapters", "node_modules")), "node_modules installed")
+    check(os.path.exists(os.path.join(root, "conformance", "adapters", "package-lock.json")), "lock file not installed")
+    elsewhere = os.path.join(scratch, "elsewhere")
+    out = os.path.join(scratch, "out")
+    os.makedirs(elsewhere)
+    os.makedirs(out)
+    p = run(docconform, root, "--impl", "reference", cwd=elsewhere)
+    check(p.returncode == 0, "installed reference run: exit %d: %s %s" % (p.returncode, p.stdout[-2000:], p.stderr))
+    bring_your_own(docconform, root, out, wrong="utf8/y_ascii.bin", extra_args=("--format", "utf8"), cwd=elsewhere)
+
+
 def main():
-    docconform, what = os.path.abspath(sys.argv[1]), sys.argv[2]
+    what = sys.argv[2]
+    if what == "installed":
+        with tempfile.TemporaryDirectory(prefix="docconform-install-") as scratch:
+            installed(os.path.abspath(sys.argv[3]), scratch)
+        print("%d passed, %d failed" % (checks - len(failures), len(failures)))
+        return 1 if failures else 0
+    docconform = os.path.abspath(sys.argv[1])
     with tempfile.TemporaryDirectory(prefix="docconform-cli-") as scratch:
         root = os.path.join(scratch, "suite")
         out = os.path.join(scratch, "out")
