@@ -1,6 +1,6 @@
 # docconform_add_hostile_case(NAME <name> FILE <input> COMMAND <cmd> [args...]
 #                             [EXPECT_EXIT <n>] [MAX_SECONDS <s>] [MAX_MB <m>] [EXPECT_STDERR <regex>]
-#                             [FIXTURES <fixture>...] [LABELS <label>...])
+#                             [FIXTURES <fixture>...] [LABELS <label>...] [NEEDS_ADDRESS_LIMIT])
 # Registers ctest `hostile.<name>`: runs COMMAND on FILE through tools/run-bounded under RLIMIT_AS
 # = MAX_MB, at most MAX_SECONDS of CPU time and a wall clock of DOCCONFORM_HOSTILE_WALL_FACTOR x
 # MAX_SECONDS (the CPU bound measures the work whatever else the machine runs; the wall bound
@@ -12,12 +12,14 @@
 # Sanitizer and coverage builds cannot hold production bounds: sanitizers reserve terabytes of
 # address space (no RLIMIT_AS possible) and keep freed memory in quarantine, and all of them run
 # several times slower. There the case still asserts the exit status and error text, the time bound
-# is multiplied by DOCCONFORM_HOSTILE_SLOWDOWN and memory is not asserted.
+# is multiplied by DOCCONFORM_HOSTILE_SLOWDOWN and memory is not asserted. A case marked
+# NEEDS_ADDRESS_LIMIT asserts what happens when an allocation fails under the bound, so those
+# builds register it disabled.
 set(DOCCONFORM_HOSTILE_SLOWDOWN 10 CACHE STRING "Time-bound factor for hostile cases in sanitizer/coverage builds")
 set(DOCCONFORM_HOSTILE_WALL_FACTOR 5 CACHE STRING "Wall-clock bound of hostile cases as a multiple of their CPU bound")
 
 function(docconform_add_hostile_case)
-  cmake_parse_arguments(CASE "" "NAME;FILE;EXPECT_EXIT;MAX_SECONDS;MAX_MB;EXPECT_STDERR"
+  cmake_parse_arguments(CASE "NEEDS_ADDRESS_LIMIT" "NAME;FILE;EXPECT_EXIT;MAX_SECONDS;MAX_MB;EXPECT_STDERR"
                         "COMMAND;FIXTURES;LABELS" ${ARGN})
   if(NOT CASE_NAME OR NOT CASE_FILE OR NOT CASE_COMMAND)
     message(FATAL_ERROR "docconform_add_hostile_case needs NAME, FILE and COMMAND")
@@ -48,9 +50,11 @@ function(docconform_add_hostile_case)
 
   set(cpu_seconds ${CASE_MAX_SECONDS})
   set(memory --max-mb ${CASE_MAX_MB})
+  set(address_limit TRUE)
   if("${CMAKE_CXX_FLAGS} ${CMAKE_EXE_LINKER_FLAGS}" MATCHES "-fsanitize=|--coverage|-fprofile-instr-generate")
     math(EXPR cpu_seconds "(${CASE_MAX_SECONDS} + 1) * ${DOCCONFORM_HOSTILE_SLOWDOWN}")
     set(memory --max-mb 0 --no-rlimit-as)
+    set(address_limit FALSE)
   endif()
   math(EXPR timeout_seconds "${cpu_seconds} * ${DOCCONFORM_HOSTILE_WALL_FACTOR}")
   set(bounds --max-cpu-seconds ${cpu_seconds} --max-seconds ${timeout_seconds} ${memory})
@@ -68,5 +72,8 @@ function(docconform_add_hostile_case)
   set_tests_properties(hostile.${CASE_NAME} PROPERTIES TIMEOUT ${ctest_timeout} LABELS "hostile;${CASE_LABELS}")
   if(CASE_FIXTURES)
     set_tests_properties(hostile.${CASE_NAME} PROPERTIES FIXTURES_REQUIRED "${CASE_FIXTURES}")
+  endif()
+  if(CASE_NEEDS_ADDRESS_LIMIT AND NOT address_limit)
+    set_tests_properties(hostile.${CASE_NAME} PROPERTIES DISABLED TRUE)
   endif()
 endfunction()

@@ -1,9 +1,9 @@
 #!/usr/bin/python3
 """Real readers open our .xls: xlrd and Apache POI must see every string unchanged.
 
-Usage: sst_real_readers.py DOCCONFORM_BINARY ROOT [--count N] [--mix M]
+Usage: sst_real_readers.py DOCCONFORM_BINARY [--count N] [--mix M]
 Writes strings files with `docconform gen strings`, workbooks with `docconform xls write`,
-then reads every cell back with xlrd and with POI (tools/poi/PoiSst.java) in the writer's
+then reads every cell back with xlrd and with POI (adapters/sst_poi.py cells) in the writer's
 cell order (sheet by sheet, column by column, row by row) and compares with the strings file.
 LibreOffice (headless, every sheet to UTF-8 CSV) is compared the same way when `soffice` is
 installed (ci/setup --tools installs it), and skipped with a message otherwise.
@@ -17,10 +17,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "adapters"))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "adapters"))
 from canonical import quote_text  # noqa: E402  (the shared dump primitives)
 
-POI_CLASSPATH = ":".join("/usr/share/java/%s.jar" % j for j in ("poi", "commons-collections4", "commons-math3", "commons-codec"))
 
 
 def expected_cells(strings_path, rich_only=False):
@@ -114,8 +114,8 @@ def compare(reader, got, want, got_quoted=False):
 
 
 def main():
-    binary, root = sys.argv[1], sys.argv[2]
-    args = sys.argv[3:]
+    binary = sys.argv[1]
+    args = sys.argv[2:]
     runs = [("mixed", 20000, []), ("rich", 3000, []), ("emoji", 2000, ["--rows-per-sheet", "300", "--columns-per-sheet", "3"])]
     if "--count" in args:
         mix = args[args.index("--mix") + 1] if "--mix" in args else "mixed"
@@ -141,7 +141,7 @@ def main():
             print("%s: %d strings, %d bytes %s" % (mix, count, os.path.getsize(xls), " ".join(layout)))
             want = expected_cells(strings)
             ok &= compare("xlrd", xlrd_cells(xls), want)
-            poi = subprocess.run(["java", "-cp", POI_CLASSPATH, os.path.join(root, "tools", "poi", "PoiSst.java"), "cells", xls],
+            poi = subprocess.run(["/usr/bin/python3", os.path.join(HERE, "adapters", "sst_poi.py"), "cells", xls],
                                  capture_output=True)
             if poi.returncode != 0:
                 print("  POI: failed: %s" % poi.stderr.decode("utf-8", "replace")[-2000:])

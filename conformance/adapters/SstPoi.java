@@ -7,19 +7,33 @@
 //     HSSFWorkbook reads with) over the Workbook stream; the first SSTRecord's strings;
 //     a .sst record file: RecordInputStream + new SSTRecord(in), then only one EXTSST may follow.
 //     Exit 0 accepted, 1 rejected ("error: <class>"), 2 unsupported (BIFF2-7, encrypted).
+//     With $DOCCONFORM_PHASES set, also times the phases sst_serialize (the table serialized
+//     again, with the digest of its bytes) and xls_write (a workbook of its strings written
+//     whole), conformance/SPEC.md, format sst.
 //   SstPoi write STRINGS OUT.xls
 //     Writes a workbook with HSSFWorkbook, one cell per line of the strings file STRINGS
 //     (conformance/SPEC.md, format sst, "Strings files": a JSON string, or an object whose "s" is
 //     the text) in the cell order of "docconform xls write" (column by column, 65,536 rows per
 //     column). Exit 0 written; 1 ("error: <class>") when the file is malformed or POI refuses a
 //     string. With $DOCCONFORM_PHASES set, also times the phase sst_serialize.
+//   SstPoi cells XLS
+//     Opens XLS with HSSFWorkbook and prints every cell's string in the cell order of
+//     "docconform xls write" (sheet by sheet, column by column, row by row), one canonical
+//     quoted string per line, after a "cells N" line (conformance/sst_real_readers.py).
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
+import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 
 import org.apache.poi.EncryptedDocumentException;
 import org.apache.poi.hssf.OldExcelFormatException;
@@ -29,6 +43,7 @@ import org.apache.poi.hssf.record.Record;
 import org.apache.poi.hssf.record.RecordFactory;
 import org.apache.poi.hssf.record.RecordInputStream;
 import org.apache.poi.hssf.record.SSTRecord;
+import org.apache.poi.hssf.usermodel.HSSFCell;
 import org.apache.poi.hssf.usermodel.HSSFRow;
 import org.apache.poi.hssf.usermodel.HSSFSheet;
 import org.apache.poi.hssf.usermodel.HSSFWorkbook;
@@ -113,6 +128,94 @@ public class SstPoi {
     for (int i = 0; i < count; ++i) out.append(quoted(sst.getString(i).getString())).append('\n');
     System.out.print(out);
     System.out.flush();
+    String phaseFile = System.getenv("DOCCONFORM_PHASES");
+    if (phaseFile != null && sst != null) timeReadTable(sst, phaseFile);
+    return 0;
+  }
+
+  // The phases of format sst: the table POI read, serialized again into a new array (as
+  // HSSFWorkbook.write does it), then a workbook holding one cell per string written whole into
+  // memory. The workbook is built before its timing.
+  static void timeReadTable(SSTRecord sst, String phaseFile) throws Exception {
+    int size = sst.getRecordSize();
+    byte[][] last = new byte[1][];
+    timePhase(phaseFile, "sst_serialize", () -> {
+      last[0] = new byte[size];
+      return sst.serialize(0, last[0]);
+    }, () -> last[0]);
+    try (HSSFWorkbook wb = new HSSFWorkbook()) {
+      HSSFSheet sheet = wb.createSheet("Sheet1");
+      for (int i = 0; i < sst.getNumUniqueStrings(); ++i) cellAt(sheet, i).setCellValue(sst.getString(i).getString());
+      timePhase(phaseFile, "xls_write", () -> {
+        ByteArrayOutputStream sink = new ByteArrayOutputStream(1 << 20);
+        wb.write(sink);
+        return sink.size();
+      }, null);
+    }
+  }
+
+  // The cell of the i-th string in the layout of "docconform xls write": column by column,
+  // ROWS rows each.
+  static HSSFCell cellAt(HSSFSheet sheet, int i) {
+    int row = i % ROWS, col = i / ROWS;
+    HSSFRow r = sheet.getRow(row);
+    if (r == null) r = sheet.createRow(row);
+    return r.createCell(col);
+  }
+
+  interface Phase { long run() throws Exception; }  // returns the bytes one run produced
+  interface Output { byte[] get(); }
+
+  // Phase timings (conformance/SPEC.md section 2, "Phase timings"): once untimed, then timed at
+  // least 5 times and more until the timed runs took 1 s in all (at most 1,000); the median is
+  // appended to the phase file, with the SHA-256 of the last run's output when one is given.
+  static void timePhase(String phaseFile, String name, Phase phase, Output output) throws Exception {
+    long bytes = phase.run();
+    List<Double> times = new ArrayList<>();
+    double total = 0;
+    while (times.size() < 5 || (total < 1.0 && times.size() < 1000)) {
+      long t0 = System.nanoTime();
+      bytes = phase.run();
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      times.add(seconds);
+      total += seconds;
+    }
+    Collections.sort(times);
+    int middle = times.size() / 2;
+    double median = times.size() % 2 == 1 ? times.get(middle) : (times.get(middle - 1) + times.get(middle)) / 2;
+    StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%s %.9f %d", name, median, bytes));
+    if (output != null) {
+      line.append(" sha256:");
+      for (byte b : MessageDigest.getInstance("SHA-256").digest(output.get())) line.append(String.format("%02x", b & 0xFF));
+    }
+    line.append('\n');
+    Files.write(Paths.get(phaseFile), line.toString().getBytes(StandardCharsets.US_ASCII),
+                StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+  }
+
+  static int cells(String path) throws Exception {
+    try (FileInputStream in = new FileInputStream(path); HSSFWorkbook wb = new HSSFWorkbook(in)) {
+      StringBuilder out = new StringBuilder();
+      int n = 0;
+      for (int s = 0; s < wb.getNumberOfSheets(); ++s) {
+        HSSFSheet sheet = wb.getSheetAt(s);
+        int columns = 0;
+        for (int r = 0; r <= sheet.getLastRowNum(); ++r) {
+          HSSFRow row = sheet.getRow(r);
+          if (row != null) columns = Math.max(columns, row.getLastCellNum());
+        }
+        for (int c = 0; c < columns; ++c) {
+          for (int r = 0; r <= sheet.getLastRowNum(); ++r) {
+            HSSFRow row = sheet.getRow(r);
+            HSSFCell cell = row == null ? null : row.getCell(c);
+            if (cell == null) continue;
+            out.append(quoted(cell.getRichStringCellValue().getString())).append('\n');
+            ++n;
+          }
+        }
+      }
+      System.out.print("cells " + n + "\n" + out);
+    }
     return 0;
   }
 
@@ -209,12 +312,8 @@ public class SstPoi {
       int i = 0;
       for (int n = 0; n < lines.size(); ++n) {
         if (lines.get(n).chars().allMatch(c -> c == ' ' || c == '\t' || c == '\r')) continue;  // a blank line
-        int row = i % ROWS, col = i / ROWS;
-        ++i;
-        HSSFRow r = sheet.getRow(row);
-        if (r == null) r = sheet.createRow(row);
         try {
-          r.createCell(col).setCellValue(cell(lines.get(n)));
+          cellAt(sheet, i++).setCellValue(cell(lines.get(n)));
         } catch (Malformed e) {
           System.err.println(stringsPath + ": line " + (n + 1) + ": " + e.getMessage() + "\nerror: format");
           return 1;
@@ -232,32 +331,16 @@ public class SstPoi {
     return 0;
   }
 
-  // Phase sst_serialize (conformance/SPEC.md section 2, "Phase timings"): the workbook's own
-  // SSTRecord serialized into a new array, once untimed, then timed: at least 5 runs, and more
-  // until they took 1 s in all (at most 1,000); the median.
+  // Phase sst_serialize of format sstw: the workbook's own SSTRecord serialized into a new array.
   static void timeSstSerialization(HSSFWorkbook wb, String phaseFile) throws Exception {
     SSTRecord sst = null;
     for (Record r : wb.getInternalWorkbook().getRecords()) {
       if (r instanceof SSTRecord) sst = (SSTRecord) r;
     }
     if (sst == null) return;  // a workbook without strings has no table to time
-    int size = sst.getRecordSize();
-    sst.serialize(0, new byte[size]);
-    java.util.List<Double> times = new java.util.ArrayList<>();
-    double total = 0;
-    while (times.size() < 5 || (total < 1.0 && times.size() < 1000)) {
-      long t0 = System.nanoTime();
-      sst.serialize(0, new byte[size]);
-      double seconds = (System.nanoTime() - t0) / 1e9;
-      times.add(seconds);
-      total += seconds;
-    }
-    java.util.Collections.sort(times);
-    int middle = times.size() / 2;
-    double median = times.size() % 2 == 1 ? times.get(middle) : (times.get(middle - 1) + times.get(middle)) / 2;
-    String line = String.format(java.util.Locale.ROOT, "sst_serialize %.9f %d%n", median, size);
-    Files.write(Paths.get(phaseFile), line.getBytes(StandardCharsets.US_ASCII),
-                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+    SSTRecord table = sst;
+    int size = table.getRecordSize();
+    timePhase(phaseFile, "sst_serialize", () -> table.serialize(0, new byte[size]), null);
   }
 
   public static void main(String[] args) throws Exception {
@@ -265,8 +348,10 @@ public class SstPoi {
       System.exit(dump(args[1]));
     } else if (args.length == 3 && args[0].equals("write")) {
       System.exit(write(args[1], args[2]));
+    } else if (args.length == 2 && args[0].equals("cells")) {
+      System.exit(cells(args[1]));
     } else {
-      System.err.println("usage: SstPoi dump FILE | SstPoi write STRINGS OUT.xls");
+      System.err.println("usage: SstPoi dump FILE | SstPoi write STRINGS OUT.xls | SstPoi cells XLS");
       System.exit(64);
     }
   }

@@ -4,7 +4,7 @@ implementation independent of the C++ reference. Run with Debian's /usr/bin/pyth
 (python3-openpyxl).
 
 Usage: openpyxl_xlsx.py FILE -> dump on stdout, exit 0; exit 1 with `error: <class>` on stderr
-when openpyxl cannot load the file.
+when openpyxl cannot load the file. With $DOCCONFORM_PHASES set, also times the phase xlsx_load.
 
 openpyxl gives values, not the XML, so some normalizations are redone here: `_xHHHH_` escapes
 are decoded (openpyxl leaves them), date-formatted numbers are turned back into serial numbers,
@@ -13,10 +13,12 @@ text), the dump differs; conformance/expectations/openpyxl.tsv lists
 those cases.
 """
 import datetime
+import io
 import re
 import sys
 import warnings
 from canonical import number_text, quote_text
+from phases import time_phase
 
 
 ESCAPE = re.compile(r"_x([0-9A-Fa-f]{4})_")
@@ -113,6 +115,11 @@ def main():
             out.append("charts %d" % len(ws._charts))
     out.append("end")
     sys.stdout.write("\n".join(out) + "\n")
+    sys.stdout.flush()
+    # Phase xlsx_load (conformance/SPEC.md, format xlsx): the workbook loaded from its bytes.
+    with open(path, "rb") as f:
+        data = f.read()
+    time_phase("xlsx_load", lambda: (openpyxl.load_workbook(io.BytesIO(data)), len(data))[1])
     return 0
 
 

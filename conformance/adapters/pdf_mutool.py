@@ -10,12 +10,14 @@ its output onto the canonical dump:
 The SPEC allows no implicit recovery, so the file is rejected when MuPDF reports that it repaired
 the file, ignored a looping /Prev, corrected a stream /Length, or could not load an object.
 Usage: pdf_mutool.py FILE -> dump on stdout, exit 0; exit 1 with "error: <class>" when rejected.
+With $DOCCONFORM_PHASES set, also times the phase pdf_objects (`mutool show -o /dev/null FILE grep`).
 """
 import os
 import re
 import subprocess
 import sys
 from canonical import quote_units, reject
+from phases import time_phase
 
 MUTOOL = "/usr/bin/mutool"
 PAGES_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pdf_mutool_pages.js")
@@ -51,6 +53,9 @@ def main():
     out = ["docconform-dump pdf 1", "level 2", "version " + quote_units(map(ord, facts["version"])),
            "pages " + facts["pages"], "objects %d" % len(lines)] + lines
     sys.stdout.write("\n".join(out) + "\n")
+    sys.stdout.flush()
+    # Phase pdf_objects (conformance/SPEC.md, format pdf): every object printed to /dev/null.
+    time_phase("pdf_objects", lambda: (mutool("show", "-o", os.devnull, path, "grep"), os.path.getsize(path))[1])
     return 0
 
 

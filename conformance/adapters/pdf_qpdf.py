@@ -20,7 +20,7 @@ Rejection follows the SPEC's policy, which has no implicit recovery:
   * the page tree reaches a node twice (qpdf warns and repairs; the SPEC rejects);
   * an object stream inflates beyond the SPEC's ratio limit (1000:1 once above 1 MiB).
 Usage: pdf_qpdf.py FILE [pdf|pdf3] -> dump on stdout, exit 0; exit 1 with "error: <class>" when
-rejected.
+rejected. With $DOCCONFORM_PHASES set, format pdf also times the phase pdf_objects (`qpdf --check`).
 """
 import base64
 import codecs
@@ -33,6 +33,7 @@ import tempfile
 
 import ijson
 from canonical import quote_bytes, reject
+from phases import time_phase
 from pdf_sections import SectionFault, merged_entries, sections
 from pdf_syntax import Name, Ref, SyntaxFault, inflates_past_limit, name_bytes, parse_object, value_text
 
@@ -331,6 +332,10 @@ def main():
             "objects %d" % count]
     sys.stdout.writelines(line + "\n" for line in head + lines)
     sys.stdout.writelines(line + "\n" for line in objects)
+    sys.stdout.flush()
+    if level == 2:
+        # Phase pdf_objects (conformance/SPEC.md, format pdf): `qpdf --check` reads every object.
+        time_phase("pdf_objects", lambda: (run("--check", path), os.path.getsize(path))[1])
     return 0
 
 

@@ -10,7 +10,8 @@ import tempfile
 import xlwt
 
 from canonical import reject
-from sst_writing import ROWS, judge, read_cells, time_phase
+from phases import time_phase
+from sst_writing import ROWS, judge, read_cells
 
 
 def main():

@@ -7,8 +7,10 @@
 //   comments: [{ row, col, author, text }], tables: [{ name, ref }], charts: count }] }
 // value: { t: "n"|"s"|"b"|"e"|"d"|"blank", v }; formula: null or { kind, si, ref, text }.
 "use strict";
+const fs = require("node:fs");
 
 const { quoted, number, emitLines } = require("./canonical.cjs");
+const { timePhase } = require("./phases.cjs");
 
 function unescapeOoxml(text) {
   return text.replace(/_x([0-9A-Fa-f]{4})_/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)));
@@ -88,10 +90,11 @@ function dumpLines(model) {
 }
 
 // Runs an adapter's reader: dump on stdout and exit 0, or `error: <class>` and exit 1 (the
-// library rejected the file), or exit 2 when the reader throws Unsupported.
+// library rejected the file), or exit 2 when the reader throws Unsupported. After the dump,
+// load(file, bytes) is timed as the phase xlsx_load when the phases are asked for (phases.cjs).
 class Unsupported extends Error {}
 
-async function runAdapter(read) {
+async function runAdapter(read, load) {
   let model;
   try {
     model = await read(process.argv[2]);
@@ -104,6 +107,11 @@ async function runAdapter(read) {
     process.exit(1);
   }
   emitLines(dumpLines(model));
+  const bytes = fs.readFileSync(process.argv[2]);
+  await timePhase("xlsx_load", async () => {
+    await load(bytes);
+    return bytes.length;
+  });
   process.exit(0);
 }
 

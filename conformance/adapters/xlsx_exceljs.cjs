@@ -8,6 +8,7 @@
 // date number format come back as Date objects and are turned back into serial numbers here.
 // Those differences are listed in conformance/expectations/exceljs.tsv.
 // Usage: node xlsx_exceljs.cjs FILE -> dump on stdout, exit 0; exit 1 "error: <class>"; exit 2.
+// With $DOCCONFORM_PHASES set, also times the phase xlsx_load (Workbook.xlsx.load).
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -77,4 +78,4 @@ runAdapter(async (file) => {
   }
   const date1904 = !!wb.properties.date1904;
   return { date1904, sheets: wb.worksheets.map((ws) => readSheet(ws, date1904)) };
-});
+}, (bytes) => new ExcelJS.Workbook().xlsx.load(bytes));

@@ -9,6 +9,7 @@
 // SheetJS then drops the legacy comment that the SPEC dumps). SheetJS expands shared formulas into every cell, so
 // their dump differs (conformance/expectations/sheetjs.tsv).
 // Usage: node xlsx_sheetjs.cjs FILE -> dump on stdout, exit 0; exit 1 "error: <class>"; exit 2.
+// With $DOCCONFORM_PHASES set, also times the phase xlsx_load (XLSX.read with the options above).
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -50,10 +51,10 @@ function readSheet(ws, state, name) {
   return sheet;
 }
 
+const READ_OPTIONS = { type: "buffer", cellFormula: true, sheetStubs: true, cellDates: false, cellText: true, bookFiles: true };
+
 runAdapter((file) => {
-  const wb = XLSX.read(fs.readFileSync(file), {
-    type: "buffer", cellFormula: true, sheetStubs: true, cellDates: false, cellText: true, bookFiles: true,
-  });
+  const wb = XLSX.read(fs.readFileSync(file), READ_OPTIONS);
   if ((wb.keys || []).some((k) => /(^|\/)(tables|charts)\//i.test(k))) {
     throw new Unsupported("tables and charts are not modelled by SheetJS");
   }
@@ -62,4 +63,4 @@ runAdapter((file) => {
     date1904: !!(wb.Workbook && wb.Workbook.WBProps && wb.Workbook.WBProps.date1904),
     sheets: wb.SheetNames.map((name, i) => readSheet(wb.Sheets[name], STATES[(props[i] && props[i].Hidden) || 0], name)),
   };
-});
+}, (bytes) => XLSX.read(bytes, READ_OPTIONS));

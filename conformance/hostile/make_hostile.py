@@ -11,6 +11,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import hostile_cfb  # noqa: E402
 import hostile_pdf  # noqa: E402
+import scaling_inputs  # noqa: E402
 from hostile_zip import NS, Deflated, ZipBuilder, sheet_xml, workbook_parts  # noqa: E402
 
 GIB = 1 << 30
@@ -173,6 +174,16 @@ def xlsx_long_shared_string():
     return zip_file.bytes()
 
 
+def xlsx_shared_string_amplified():
+    """One shared string of 1 MiB used by 12,000 cells: about 27 KB of package whose canonical
+    dump would be 12.6 GB; max_output_bytes stops it (the model itself stays small)."""
+    parts = workbook_parts(shared_strings=True)
+    parts.append(("xl/sharedStrings.xml", f'<sst {NS} count="12000" uniqueCount="1"><si><t>' + "a" * MIB + "</t></si></sst>"))
+    rows = "".join(f'<row r="{r}">' + "".join(f'<c r="{c}{r}" t="s"><v>0</v></c>' for c in "ABCDEFGHIJKL") + "</row>"
+                   for r in range(1, 1001))
+    return xlsx(parts, [("xl/worksheets/sheet1.xml", Deflated(sheet_xml(rows).encode(), b"", 0, b""), None)])
+
+
 LAUGHS = ('<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">'
           + "".join(f'<!ENTITY lol{i + 1} "{("&lol" + (str(i) if i else "") + ";") * 10}">' for i in range(9))
           + "]>")
@@ -211,6 +222,13 @@ def xlsx_plain_doctype():
     return xlsx(workbook_parts(), [("xl/worksheets/sheet1.xml", Deflated(sheet.encode(), b"", 0, b""), None)])
 
 
+def pdf_array_5m():
+    """One array of 5,000,000 integers (10 MB): over max_container_elements."""
+    pdf = scaling_inputs.basic_pdf()
+    pdf.add(4, b"[" + b"1 " * 5_000_000 + b"]")
+    return scaling_inputs.finish_classic(pdf)
+
+
 def xlsx_shared_string_count():
     """uniqueCount claims 2^31 strings; none follow."""
     parts = workbook_parts(shared_strings=True)
@@ -222,6 +240,11 @@ def xlsx_shared_string_count():
 KINDS = {name: fn for name, fn in list(globals().items()) if name.startswith("xlsx_") and callable(fn)}
 KINDS.update(hostile_pdf.KINDS)
 KINDS.update(hostile_cfb.KINDS)
+KINDS["pdf_array_5m"] = pdf_array_5m
+# The largest input of each scaling dimension (bench/scaling.py): kinds scale_<dimension>.
+for _name, (_format, _args, _generate, _sizes) in scaling_inputs.DIMENSIONS.items():
+    KINDS["scale_" + _name] = (lambda generate, n: lambda: generate(n))(_generate, _sizes[-1])
+    KINDS["scale_" + _name].__doc__ = f"{_generate.__doc__} (n = {_sizes[-1]:,})"
 
 
 def main(argv):

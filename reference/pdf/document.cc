@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <new>
+#include <utility>
 
 #include "docconform/error.h"
 #include "document_impl.h"
@@ -20,13 +22,22 @@ const char* to_string(XrefSection::Form form) {
 }
 
 Document::Document(ByteSource& source, Limits limits)
-    : source_(source), limits_(limits), impl_(std::make_unique<Impl>()) {
-  load_xref();
+    : source_(source),
+      limits_(limits),
+      memory_(std::make_shared<Budget>(limits.max_memory, "max_memory", "memory held by the load (bytes)")),
+      impl_(std::make_unique<Impl>()) {
+  try {
+    load_xref();
+  } catch (const std::bad_alloc&) {
+    throw allocation_failure({source_.name(), "xref", std::nullopt});
+  }
+  drop_caches();  // the xref streams parsed; the trailer stays as trailer()
 }
 
 Document::Document(ByteSource& source, const Document& indexed)
     : source_(source),
       limits_(indexed.limits_),
+      memory_(indexed.memory_),
       header_version_(indexed.header_version_),
       header_offset_(indexed.header_offset_),
       startxref_(indexed.startxref_),
@@ -39,7 +50,13 @@ Document::Document(ByteSource& source, const Document& indexed)
   }
 }
 
-Document::~Document() = default;
+Document::~Document() { drop_caches(); }
+
+void Document::drop_caches() {
+  impl_->clusters.clear();
+  impl_->cluster_bytes = 0;
+  memory_->release(std::exchange(impl_->object_charge, 0));
+}
 
 namespace {
 
@@ -84,6 +101,7 @@ void Document::read_at(std::uint64_t offset, std::uint32_t num, std::uint32_t ge
     const auto span = static_cast<std::size_t>(std::min(want, available));
     const std::uint8_t* data = source_.map(offset, span);
     Parser parser(data, span, offset, span == available, limits_, file, part);
+    parser.account(*memory_, impl_->object_charge);
     try {
       const std::uint64_t found_num = parser.parse_uint("object number");
       const std::uint64_t found_gen = parser.parse_uint("generation number");
@@ -149,6 +167,8 @@ Object Document::object(std::uint32_t num) {
 }
 
 void Document::object(std::uint32_t num, Object& into) {
+  // A new request: the objects parsed for the last one are the caller's now, or gone.
+  if (impl_->fetching.empty()) memory_->release(std::exchange(impl_->object_charge, 0));
   const XrefEntry entry = num < xref().size() ? xref()[num] : XrefEntry{};
   if (entry.type == XrefEntry::Type::offset) {
     FetchGuard guard(impl_->fetching, num, *this);
@@ -218,7 +238,12 @@ std::string Document::stream_decoded(const Object& stream, const std::string& pa
   const std::string_view raw(reinterpret_cast<const char*>(source_.map(stream.stream_offset, stream.stream_length)),
                              static_cast<std::size_t>(stream.stream_length));
   const auto start = std::chrono::steady_clock::now();
-  std::string decoded = decode_stream(dict, raw, FilterContext{source_.name(), part, limits_, stream.stream_offset});
+  std::string decoded;
+  try {
+    decoded = decode_stream(dict, raw, FilterContext{source_.name(), part, limits_, stream.stream_offset});
+  } catch (const std::bad_alloc&) {
+    throw allocation_failure({source_.name(), part, stream.stream_offset});
+  }
   stats_.inflate_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return decoded;
 }

@@ -24,8 +24,10 @@ struct Cluster {
 
 struct Document::Impl {
   std::vector<Cluster> clusters;
+  std::uint64_t cluster_bytes = 0;  // decoded bytes the clusters hold
   std::uint64_t clock = 0;
   std::vector<std::uint32_t> fetching;
+  std::uint64_t object_charge = 0;  // charged to memory() for the objects of the current request
 };
 
 }  // namespace docconform::pdf

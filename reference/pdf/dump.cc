@@ -1,25 +1,23 @@
 #include "docconform/pdf/dump.h"
 
 #include <algorithm>
-#include <numeric>
+#include <atomic>
+#include <new>
 
+#include "docconform/budget.h"
 #include "docconform/canonical.h"
 #include "docconform/error.h"
 #include "docconform/parallel.h"
 #include "docconform/pdf/writer.h"
 #include "docconform/sha256.h"
+#include "parser.h"
 #include "readers.h"
 
 namespace docconform::pdf {
 namespace {
 
 void append_dict(std::string& out, const Object& dict) {
-  // Sorted by key bytes; the last occurrence of a duplicated key wins; null values are absent.
-  std::vector<std::size_t> order;
-  for (std::size_t i = 0; i < dict.keys.size(); ++i) {
-    if (dict.get(dict.keys[i]) == &dict.items[i]) order.push_back(i);
-  }
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return dict.keys[a] < dict.keys[b]; });
+  const std::vector<std::size_t> order = dict.live_entries();
   out += "<<";
   for (std::size_t k = 0; k < order.size(); ++k) {
     if (k > 0) out += ' ';
@@ -113,6 +111,7 @@ void write_pdf_dump(Document& document, int level, const std::function<void(std:
   append_quoted_bytes(out, document.header_version());
   out += '\n';
   std::string page_lines;  // written after the trailer; the page count comes first
+  Charges page_lines_held(document.memory());
   const std::uint64_t pages = document.walk_pages([&](const PageInfo& page) {
     if (level < 3) return;
     page_lines += "page " + std::to_string(page.index + 1) + " ";
@@ -122,6 +121,9 @@ void write_pdf_dump(Document& document, int level, const std::function<void(std:
     page_lines += " rotate ";
     append_canonical(page_lines, page.rotate);
     page_lines += '\n';
+    page_lines_held.grow_to(page_lines.capacity(), [&] {
+      return ErrorContext{document.source().name(), object_part(page.id.num, page.id.gen), document.where(page.id.num)};
+    });
   });
   out += "pages " + std::to_string(pages) + "\n";
   const auto in_use = std::count_if(xref.begin(), xref.end(), [](const XrefEntry& e) {
@@ -176,6 +178,7 @@ void write_pdf_dump(Document& document, int level, const std::function<void(std:
     }
   }
   const std::size_t jobs = (numbers.size() + objects_per_job - 1) / objects_per_job;
+  document.drop_caches();  // the page walk's: the readers read for themselves
   Readers readers(document, planned_threads(jobs, threads));
   const std::size_t per_wave = jobs_per_wave_per_thread * readers.count();
   std::vector<std::string> texts[2] = {std::vector<std::string>(per_wave), std::vector<std::string>(per_wave)};
@@ -185,20 +188,45 @@ void write_pdf_dump(Document& document, int level, const std::function<void(std:
     std::vector<std::string>& making = texts[w % 2];
     std::vector<std::string>& writing = texts[(w + 1) % 2];
     const std::size_t writes = written_next > 0 ? 1 : 0;  // job 0, when there is a wave to write
-    parallel_for_serial_error(writes + wave, readers.count(), [&](std::size_t j, unsigned worker) {
-      if (j < writes) {
-        for (std::size_t k = 0; k < written_next; ++k) {
-          const std::string_view text = writing[k];
-          for (std::size_t at = 0; at < text.size(); at += piece_bytes) sink(text.substr(at, piece_bytes));
-        }
-        return;
-      }
-      const std::size_t k = j - writes;
+    const auto make = [&](std::size_t k, Document& reader) {
       const std::size_t begin = (first + k) * objects_per_job;
       const std::size_t end = std::min(begin + objects_per_job, numbers.size());
       making[k].clear();
-      for (std::size_t i = begin; i < end; ++i) append_object_line(readers[worker], numbers[i], making[k]);
-    });
+      try {
+        for (std::size_t i = begin; i < end; ++i) append_object_line(reader, numbers[i], making[k]);
+      } catch (const std::bad_alloc&) {
+        throw allocation_failure({document.source().name(), "", std::nullopt});
+      }
+    };
+    std::atomic<std::size_t> lowest_limit{SIZE_MAX};  // the lowest job that hit a limit
+    try {
+      parallel_for_serial_error(writes + wave, readers.count(), [&](std::size_t j, unsigned worker) {
+        if (j < writes) {
+          for (std::size_t k = 0; k < written_next; ++k) {
+            const std::string_view text = writing[k];
+            for (std::size_t at = 0; at < text.size(); at += piece_bytes) sink(text.substr(at, piece_bytes));
+          }
+          return;
+        }
+        try {
+          make(j - writes, readers[worker]);
+        } catch (const Error& e) {
+          if (e.kind() == ErrorKind::limit) {
+            for (std::size_t low = lowest_limit.load(); j < low && !lowest_limit.compare_exchange_weak(low, j);) {
+            }
+          }
+          throw;
+        }
+      });
+    } catch (const Error& e) {
+      // A limit hit beside other workers may be the memory they held at that moment: the jobs
+      // from that one on are made again one at a time, with nothing else held, so the dump and
+      // its error are those of a serial run.
+      const std::size_t low = lowest_limit.load();
+      if (e.kind() != ErrorKind::limit || readers.count() < 2 || low == SIZE_MAX) throw;
+      for (unsigned r = 0; r < readers.count(); ++r) readers[r].drop_caches();
+      for (std::size_t k = low - writes; k < wave; ++k) make(k, readers[0]);
+    }
     written_next = wave;
     first += wave;
   }

@@ -1,5 +1,8 @@
 #include "docconform/pdf/object.h"
 
+#include <algorithm>
+#include <numeric>
+
 namespace docconform::pdf {
 
 const char* to_string(Kind kind) {
@@ -28,6 +31,21 @@ const Object* Object::get(std::string_view key) const {
 }
 
 Object* Object::get(std::string_view key) { return const_cast<Object*>(static_cast<const Object*>(this)->get(key)); }
+
+std::vector<std::size_t> Object::live_entries() const {
+  std::vector<std::size_t> order(keys.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  // Stable: the occurrences of one key stay in document order, the last one last.
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
+  std::vector<std::size_t> live;
+  live.reserve(order.size());
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const std::size_t i = order[k];
+    if (k + 1 < order.size() && keys[order[k + 1]] == keys[i]) continue;  // a later occurrence wins
+    if (items[i].kind != Kind::null) live.push_back(i);
+  }
+  return live;
+}
 
 void Object::set(std::string_view key, Object value) {
   erase(key);

@@ -73,10 +73,16 @@ void Document::compressed(std::uint32_t num, const XrefEntry& entry, Object& obj
   } else {
     Cluster loaded = load_cluster(*this, stream_num, xref()[stream_num]);
     ++stats_.objstm_inflated;
-    if (clusters.size() >= std::max<std::uint32_t>(limits_.objstm_cache, 1)) {
-      clusters.erase(std::min_element(clusters.begin(), clusters.end(),
-                                      [](const Cluster& a, const Cluster& b) { return a.last_use < b.last_use; }));
+    // Least recently used out, until the cache holds fewer than objstm_cache streams and room
+    // for this one's bytes (always kept, however large).
+    while (!clusters.empty() && (clusters.size() >= std::max<std::uint32_t>(limits_.objstm_cache, 1) ||
+                                 impl_->cluster_bytes + loaded.data.size() > limits_.objstm_cache_bytes)) {
+      const auto oldest = std::min_element(clusters.begin(), clusters.end(),
+                                           [](const Cluster& a, const Cluster& b) { return a.last_use < b.last_use; });
+      impl_->cluster_bytes -= oldest->data.size();
+      clusters.erase(oldest);
     }
+    impl_->cluster_bytes += loaded.data.size();
     clusters.push_back(std::move(loaded));
     it = clusters.end() - 1;
   }
@@ -104,6 +110,7 @@ void Document::compressed(std::uint32_t num, const XrefEntry& entry, Object& obj
   const std::uint64_t at = cluster.first + cluster.slots[slot].second;
   Parser parser(reinterpret_cast<const std::uint8_t*>(cluster.data.data()) + at,
                 static_cast<std::size_t>(cluster.data.size() - at), at, true, limits_, file, part);
+  parser.account(*memory_, impl_->object_charge);
   parser.parse_object(object);
   if (object.kind == Kind::dict && parser.try_keyword("stream")) parser.fail("a stream cannot be stored in an object stream");
   ++stats_.objects_parsed;

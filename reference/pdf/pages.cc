@@ -59,9 +59,14 @@ bool is_pages_node(const Object& dict) {
   return type != nullptr && type->kind == Kind::name ? type->bytes == "Pages" : dict.get("Kids") != nullptr;
 }
 
+// What the walk keeps per node it has reached (the set of them), charged to the load's memory.
+constexpr std::uint64_t bytes_per_seen_node = 48;
+constexpr std::size_t seen_nodes_per_charge = 16384;
+
 struct Walk {
   Document& doc;
   const std::function<void(const PageInfo&)>& visit;
+  Charges& held;
   std::unordered_set<std::uint32_t> seen{};
   std::uint64_t pages = 0;
   std::unordered_map<std::uint64_t, ReadAhead> ahead{};  // by ref_key
@@ -129,6 +134,9 @@ struct Walk {
     if (!seen.insert(num).second) {
       throw Error(ErrorKind::format, {file, part, doc.where(num)}, "page tree reaches this node twice (loop or shared node)");
     }
+    if (seen.size() % seen_nodes_per_charge == 0) {
+      held.grow_to(seen.size() * bytes_per_seen_node, [&] { return ErrorContext{file, part, doc.where(num)}; });
+    }
     const Object dict = take(ref);
     if (dict.kind != Kind::dict) throw Error(ErrorKind::format, {file, part, doc.where(num)}, "page tree node is not a dictionary");
     Inherited here = inherited;
@@ -165,7 +173,8 @@ std::uint64_t Document::walk_pages(const std::function<void(const PageInfo&)>& v
   const Object* pages = root.get("Pages");
   const std::optional<std::uint64_t> catalog_at = where(trailer_.get("Root"));
   if (pages == nullptr) throw Error(ErrorKind::format, {source_.name(), "catalog", catalog_at}, "catalog has no /Pages");
-  Walk walk{.doc = *this, .visit = visit};
+  Charges held(memory());
+  Walk walk{.doc = *this, .visit = visit, .held = held};
   walk.node(*pages, {}, 0, catalog_at);
   return walk.pages;
 }

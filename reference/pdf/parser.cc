@@ -7,11 +7,14 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <new>
+#include <utility>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
+#include "docconform/budget.h"
 #include "docconform/error.h"
 
 namespace docconform::pdf {
@@ -161,8 +164,19 @@ Object Parser::parse_object() {
 }
 
 void Parser::parse_object(Object& into) {
-  skip_ws();
-  parse_value(0, into);
+  known_counts_.clear();
+  try {
+    skip_ws();
+    parse_value(0, into);
+  } catch (const std::bad_alloc&) {
+    throw allocation_failure({file_, part_.str(), offset()});
+  }
+}
+
+void Parser::flush_bytes() {
+  const std::uint64_t bytes = std::exchange(pending_bytes_, 0);
+  memory_->charge(bytes, [&] { return ErrorContext{file_, part_.str(), offset()}; });
+  *charged_ += bytes;
 }
 
 namespace {
@@ -203,53 +217,10 @@ void Parser::parse_value(std::uint32_t depth, Object& out) {
   switch (c) {
     case '/': return parse_name(out);
     case '(': return parse_literal_string(out);
-    case '[': {
-      ++pos_;
-      reset(out, Kind::array);
-      std::size_t n = 0;
-      for (;;) {
-        skip_ws();
-        if (peek() == ']') {
-          ++pos_;
-          out.items.resize(n);
-          return;
-        }
-        if (peek() < 0) fail("unterminated array");
-        parse_value(depth + 1, element(out.items, n++));
-      }
-    }
+    case '[': return parse_array(depth, out);
     case '<': {
       if (pos_ + 1 >= size_ && !at_end_) throw NeedMore{};
-      if (pos_ + 1 < size_ && data_[pos_ + 1] == '<') {
-        pos_ += 2;
-        reset(out, Kind::dict);
-        if (out.items.capacity() == 0) {  // a new value: room for a typical dictionary at once
-          out.keys.reserve(8);
-          out.items.reserve(8);
-        }
-        std::size_t n = 0;
-        for (;;) {
-          skip_ws();
-          const int k = peek();
-          if (k == '>') {
-            if (pos_ + 1 >= size_ && !at_end_) throw NeedMore{};
-            if (pos_ + 1 < size_ && data_[pos_ + 1] == '>') {
-              pos_ += 2;
-              out.keys.resize(n);
-              out.items.resize(n);
-              return;
-            }
-            fail("expected '>>'");
-          }
-          if (k < 0) fail("unterminated dictionary");
-          if (k != '/') fail("dictionary key is not a name");
-          parse_name_bytes(element(out.keys, n));
-          skip_ws();
-          if (peek() == '>') fail("dictionary key without a value");
-          parse_value(depth + 1, element(out.items, n));
-          ++n;
-        }
-      }
+      if (pos_ + 1 < size_ && data_[pos_ + 1] == '<') return parse_dict(depth, out);
       return parse_hex_string(out);
     }
     case '+': case '-': case '.': case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7':
@@ -291,6 +262,174 @@ void Parser::parse_value(std::uint32_t depth, Object& out) {
   pos_ = start;
   if (token.empty()) fail(std::string("unexpected delimiter '") + static_cast<char>(c) + "'");
   fail("unexpected token '" + std::string(token.substr(0, 32)) + "'");
+}
+
+namespace {
+
+// Containers reaching this many elements are counted to their end and allocated once.
+constexpr std::size_t large_count = 4096;
+
+}  // namespace
+
+void Parser::parse_array(std::uint32_t depth, Object& out) {
+  const std::size_t open = pos_++;
+  reset(out, Kind::array);
+  element_added(0, open, false, out);
+  std::size_t n = 0;
+  for (;;) {
+    skip_ws();
+    if (peek() == ']') {
+      ++pos_;
+      out.items.resize(n);
+      return;
+    }
+    if (peek() < 0) fail("unterminated array");
+    if (n == limits_.max_container_elements) {
+      throw Error(ErrorKind::limit, {file_, part_.str(), offset()},
+                  "array has more than max_container_elements (" + std::to_string(limits_.max_container_elements) +
+                      ") elements");
+    }
+    parse_value(depth + 1, element(out.items, n++));
+    add_bytes(sizeof(Object));
+    element_added(n, open, false, out);
+  }
+}
+
+void Parser::parse_dict(std::uint32_t depth, Object& out) {
+  const std::size_t open = pos_;
+  pos_ += 2;
+  reset(out, Kind::dict);
+  if (out.items.capacity() == 0) {  // a new value: room for a typical dictionary at once
+    out.keys.reserve(8);
+    out.items.reserve(8);
+  }
+  element_added(0, open, true, out);
+  std::size_t n = 0;
+  for (;;) {
+    skip_ws();
+    const int k = peek();
+    if (k == '>') {
+      if (pos_ + 1 >= size_ && !at_end_) throw NeedMore{};
+      if (pos_ + 1 < size_ && data_[pos_ + 1] == '>') {
+        pos_ += 2;
+        out.keys.resize(n);
+        out.items.resize(n);
+        return;
+      }
+      fail("expected '>>'");
+    }
+    if (k < 0) fail("unterminated dictionary");
+    if (k != '/') fail("dictionary key is not a name");
+    if (n == limits_.max_container_elements) {
+      throw Error(ErrorKind::limit, {file_, part_.str(), offset()},
+                  "dictionary has more than max_container_elements (" + std::to_string(limits_.max_container_elements) +
+                      ") entries");
+    }
+    std::string& key = element(out.keys, n);
+    parse_name_bytes(key);
+    skip_ws();
+    if (peek() == '>') fail("dictionary key without a value");
+    parse_value(depth + 1, element(out.items, n));
+    ++n;
+    add_bytes(sizeof(Object) + sizeof(std::string) + key.size());
+    element_added(n, open, true, out);
+  }
+}
+
+void Parser::element_added(std::size_t n, std::size_t open, bool dict, Object& out) {
+  std::size_t expected = 0;
+  const auto known = [&] {
+    const auto it = std::lower_bound(known_counts_.begin(), known_counts_.end(), std::pair(open, std::size_t{0}));
+    return it != known_counts_.end() && it->first == open ? it->second : 0;
+  };
+  if (n == 0 && !known_counts_.empty()) {
+    expected = known();
+  } else if (n == large_count) {
+    // Counted once for this container and the large ones inside it: a container whose count
+    // was known at its start has its room already.
+    if (!known_counts_.empty() && known() != 0) return;
+    const std::size_t rest = count_ahead(open, dict);
+    if (rest == 0) return;
+    std::sort(known_counts_.begin(), known_counts_.end());
+    expected = n + rest;
+  }
+  if (expected == 0) return;
+  expected = std::min<std::size_t>(expected, limits_.max_container_elements);
+  out.items.reserve(expected);
+  if (dict) out.keys.reserve(expected);
+}
+
+std::size_t Parser::count_ahead(std::size_t open, bool dict) {
+  struct Level {
+    std::size_t open;
+    std::size_t tokens = 0;  // values (and keys), a reference `N G R` counted once
+    int integers = 0;        // unsigned integers just before, up to 2: `N G` before an R
+    bool dict = false;
+  };
+  std::vector<Level> levels{{open, 0, 0, dict}};
+  const auto regular_end = [&](std::size_t q) {
+    while (q < size_ && byte_classes[data_[q]] == ByteClass::regular) ++q;
+    return q;
+  };
+  std::size_t p = pos_;
+  for (;;) {
+    for (;;) {  // white space and comments
+      while (p < size_ && byte_classes[data_[p]] == ByteClass::whitespace) ++p;
+      if (p == size_ || data_[p] != '%') break;
+      while (p < size_ && data_[p] != '\r' && data_[p] != '\n') ++p;
+    }
+    if (p >= size_) return 0;
+    Level& top = levels.back();
+    const std::uint8_t c = data_[p];
+    const bool opens_dict = c == '<' && p + 1 < size_ && data_[p + 1] == '<';
+    if (c == '[' || opens_dict) {
+      ++top.tokens;
+      top.integers = 0;
+      if (levels.size() > limits_.max_depth) return 0;  // the parse stops there
+      levels.push_back({p, 0, 0, opens_dict});
+      p += opens_dict ? 2 : 1;
+      continue;
+    }
+    if (c == ']' || c == '>') {
+      if (c == '>' && (p + 1 >= size_ || data_[p + 1] != '>')) return 0;
+      if (top.dict != (c == '>')) return 0;
+      p += c == '>' ? 2 : 1;
+      const Level closed = top;
+      levels.pop_back();
+      const std::size_t elements = closed.dict ? closed.tokens / 2 : closed.tokens;
+      if (levels.empty()) return elements;
+      if (elements >= large_count) known_counts_.emplace_back(closed.open, elements);
+      continue;
+    }
+    ++top.tokens;
+    const int integers = top.integers;
+    top.integers = 0;
+    if (c == '(') {
+      int nesting = 1;
+      for (++p; p < size_ && nesting > 0; ++p) {
+        if (data_[p] == '\\') ++p;
+        else if (data_[p] == '(') ++nesting;
+        else if (data_[p] == ')') --nesting;
+      }
+      if (nesting > 0 || p > size_) return 0;
+    } else if (c == '<') {
+      const void* close = std::memchr(data_ + p, '>', size_ - p);
+      if (close == nullptr) return 0;
+      p = static_cast<std::size_t>(static_cast<const std::uint8_t*>(close) - data_) + 1;
+    } else if (c == '/') {
+      p = regular_end(p + 1);
+    } else if (byte_classes[c] == ByteClass::delimiter) {
+      return 0;  // ')', '{' or '}': the parse rejects it
+    } else {
+      const std::size_t end = regular_end(p);
+      if (end - p == 1 && c == 'R' && integers == 2) {
+        top.tokens -= 2;  // `N G R` is one element, not three
+      } else if (std::all_of(data_ + p, data_ + end, [](std::uint8_t d) { return d >= '0' && d <= '9'; })) {
+        top.integers = std::min(integers + 1, 2);
+      }
+      p = end;
+    }
+  }
 }
 
 void Parser::parse_number(Object& o) {
@@ -341,6 +480,7 @@ void Parser::parse_number(Object& o) {
 void Parser::parse_name(Object& o) {
   reset(o, Kind::name);
   parse_name_bytes(o.bytes);
+  add_bytes(o.bytes.size());
 }
 
 void Parser::parse_name_bytes(std::string& out) {
@@ -390,6 +530,7 @@ void Parser::parse_literal_string(Object& o) {
     }
   }
   reset(o, Kind::string);
+  add_bytes(end - start);
   if (plain) {
     o.bytes.assign(reinterpret_cast<const char*>(data_ + start + 1), end - start - 2);
     pos_ = end;
@@ -477,6 +618,7 @@ void Parser::parse_hex_string(Object& o) {
     }
   }
   if (high >= 0) o.bytes += static_cast<char>(high * 16);  // odd digit count: final 0 assumed
+  add_bytes(o.bytes.size());
 }
 
 }  // namespace docconform::pdf

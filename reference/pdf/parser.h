@@ -8,7 +8,10 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
+#include "docconform/budget.h"
 #include "docconform/pdf/limits.h"
 #include "docconform/pdf/object.h"
 
@@ -56,7 +59,16 @@ class Parser {
   bool at_end() { return peek_end(); }
 
   void skip_ws();  // whitespace and comments
-  // A direct object; `N G R` becomes a ref. Throws Error(format) or Error(limit).
+  // Charges the objects this parser builds to memory, in steps of charge_step bytes, adding
+  // each step to charged (which the caller releases when it drops the objects).
+  void account(Budget& memory, std::uint64_t& charged) {
+    memory_ = &memory;
+    charged_ = &charged;
+  }
+  static constexpr std::uint64_t charge_step = 1 << 20;
+
+  // A direct object; `N G R` becomes a ref. Throws Error(format) or Error(limit) (also when an
+  // allocation fails).
   Object parse_object();
   // The same, written over `into` and reusing the storage it owns (unspecified after a throw).
   void parse_object(Object& into);
@@ -79,6 +91,22 @@ class Parser {
   }
   int peek() { return peek_end() ? -1 : data_[pos_]; }  // next byte or -1 at the end of the data
   void parse_value(std::uint32_t depth, Object& out);
+  void parse_array(std::uint32_t depth, Object& out);
+  void parse_dict(std::uint32_t depth, Object& out);
+  // After the n-th element of the container opened at `open`: fails past max_container_elements,
+  // and at the first large count reserves room for the rest (counted ahead, so a large container
+  // is allocated once instead of doubling through copies that hold it twice).
+  void element_added(std::size_t n, std::size_t open, bool dict, Object& out);
+  // Elements of the container whose first byte is at open and whose contents continue at
+  // pos_, to its end; 0 when the count is unknown (the container does not end in the buffer, or
+  // holds something the parser will reject). Containers closing inside it with a large count
+  // are remembered in known_counts_.
+  std::size_t count_ahead(std::size_t open, bool dict);
+  void add_bytes(std::uint64_t bytes) {
+    pending_bytes_ += bytes;
+    if (pending_bytes_ >= charge_step && memory_ != nullptr) flush_bytes();
+  }
+  void flush_bytes();
   void parse_number(Object& out);
   void parse_name(Object& out);
   void parse_name_bytes(std::string& out);
@@ -94,6 +122,10 @@ class Parser {
   const Limits& limits_;
   const std::string& file_;
   PartName part_;
+  Budget* memory_ = nullptr;
+  std::uint64_t* charged_ = nullptr;
+  std::uint64_t pending_bytes_ = 0;
+  std::vector<std::pair<std::size_t, std::size_t>> known_counts_;  // (open position, elements), sorted
 };
 
 // The three classes of bytes in PDF syntax (§7.2.3), one table lookup per byte: the lexer asks

@@ -2,6 +2,7 @@
 // the whole file in memory (the differential oracle).
 #include <algorithm>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "docconform/error.h"
@@ -73,21 +74,34 @@ class BufferedSource final : public ByteSource {
   std::size_t filled_ = 0;
 };
 
-// The bytes are shared (read-only) with the sources another() makes.
+// The file a whole source was read from, kept open so that the end of a read can check that it
+// kept its size (and modification time) meanwhile; its calls count apart from the source's.
+struct OpenFile {
+  OpenFile(const std::string& path) : file(path, counts) {}
+  SourceCounts counts;
+  PosixFile file;
+};
+
+// The bytes, and the file they came from (none for bytes given in memory), are shared
+// (read-only) with the sources another() makes.
 class MemorySource final : public ByteSource {
  public:
-  MemorySource(std::string name, std::shared_ptr<const std::string> bytes)
-      : ByteSource(std::move(name), bytes->size()), bytes_(std::move(bytes)) {}
+  MemorySource(std::string name, std::shared_ptr<const std::string> bytes, std::shared_ptr<OpenFile> file = {})
+      : ByteSource(std::move(name), bytes->size()), bytes_(std::move(bytes)), file_(std::move(file)) {}
   const std::uint8_t* map(std::uint64_t offset, std::size_t size) override {
     check_range(offset, size);
     return reinterpret_cast<const std::uint8_t*>(bytes_->data()) + offset;
   }
+  void verify_unchanged() override {
+    if (file_) file_->file.check_unchanged(size_);
+  }
   SourceKind kind() const override { return SourceKind::whole; }
-  std::unique_ptr<ByteSource> another() const override { return std::make_unique<MemorySource>(name_, bytes_); }
+  std::unique_ptr<ByteSource> another() const override { return std::make_unique<MemorySource>(name_, bytes_, file_); }
   SourceCounts& mutable_counts() { return counts_; }
 
  private:
   std::shared_ptr<const std::string> bytes_;
+  std::shared_ptr<OpenFile> file_;
 };
 
 }  // namespace
@@ -99,16 +113,14 @@ std::unique_ptr<ByteSource> open_buffered(const std::string& path, std::uint64_t
 }
 
 std::unique_ptr<ByteSource> open_whole(const std::string& path) {
-  SourceCounts counts;
+  auto opened = std::make_shared<OpenFile>(path);
   std::string bytes;
-  {
-    PosixFile file(path, counts);
-    const std::uint64_t size = file.stat_size();
-    if (size == 0) throw Error(ErrorKind::range, {path, "", 0}, "file is empty");
-    bytes.resize(static_cast<std::size_t>(size));
-    file.pread_exact(0, bytes.size(), bytes.data());
-  }
-  auto source = std::make_unique<MemorySource>(path, std::make_shared<const std::string>(std::move(bytes)));
+  const std::uint64_t size = opened->file.stat_size();
+  if (size == 0) throw Error(ErrorKind::range, {path, "", 0}, "file is empty");
+  bytes.resize(static_cast<std::size_t>(size));
+  opened->file.pread_exact(0, bytes.size(), bytes.data());
+  const SourceCounts counts = std::exchange(opened->counts, SourceCounts{});
+  auto source = std::make_unique<MemorySource>(path, std::make_shared<const std::string>(std::move(bytes)), opened);
   source->mutable_counts() = counts;
   return source;
 }

@@ -6,6 +6,9 @@
 #include <map>
 
 #include "docconform/error.h"
+#include "docconform/output_file.h"
+#include "docconform/pdf/dump.h"
+#include "docconform/pdf/source.h"
 #include "docconform/pdf/writer.h"
 #include "docconform/utf8.h"
 #include "xref_write.h"
@@ -104,9 +107,10 @@ std::uint64_t write_incremental_update(Document& document, const UpdateChanges& 
   // The new trailer: every key of the newest one except the chain links, with /Size and /Prev.
   Object new_trailer = Object::make_dict();
   static const char* const dropped[] = {"Prev", "XRefStm", "Size", "Type", "W", "Index", "Filter", "DecodeParms", "Length"};
-  for (std::size_t i = 0; i < trailer.keys.size(); ++i) {
+  std::vector<std::size_t> live = trailer.live_entries();  // overridden duplicates and nulls left out
+  std::sort(live.begin(), live.end());                      // in document order
+  for (const std::size_t i : live) {
     if (std::find(std::begin(dropped), std::end(dropped), trailer.keys[i]) != std::end(dropped)) continue;
-    if (trailer.get(trailer.keys[i]) != &trailer.items[i]) continue;  // an overridden duplicate
     new_trailer.keys.push_back(trailer.keys[i]);
     new_trailer.items.push_back(trailer.items[i]);
   }
@@ -117,8 +121,24 @@ std::uint64_t write_incremental_update(Document& document, const UpdateChanges& 
                                     : xref_table_section(entries, new_trailer, next_number, prev);
   section += "startxref\n" + std::to_string(xref_at) + "\n%%EOF\n";
   out << section;
-  if (!out) throw Error(ErrorKind::io, {file, "", std::nullopt}, "writing the update failed");
+  if (!out) throw Error(ErrorKind::io, {}, "writing the update to the output stream failed");
   return xref_at;
+}
+
+void append_incremental_update(Document& document, const UpdateChanges& changes, const std::string& path) {
+  OutputFile out(path, OutputFile::Accept::regular_file);
+  write_incremental_update(document, changes, out.stream());
+  out.stream().flush();
+  try {
+    auto written = open_source(out.written_path(), SourceOptions{SourceKind::pread});
+    Document check(*written, document.limits());
+    write_pdf_dump(check, max_dump_level, [](std::string_view) {});
+  } catch (const Error& e) {
+    // Named after the output, not the temporary file.
+    throw Error(e.kind(), {path, e.context().part, e.context().offset},
+                (e.kind() == ErrorKind::io ? "reading it back failed: " : "not written: this reader refuses the result: ") + e.message());
+  }
+  out.commit();
 }
 
 }  // namespace docconform::pdf

@@ -33,7 +33,8 @@ void check_object_number(std::uint64_t num, const Limits& limits, const std::str
 
 // A classic table from `xref` to the trailer dictionary. Entries are read token by token, which
 // accepts the exact 20-byte form and the common 19/21-byte line-ending variants alike.
-Object read_table(ByteSource& source, std::uint64_t offset, const Limits& limits, Entries& entries) {
+Object read_table(ByteSource& source, std::uint64_t offset, const Limits& limits, Entries& entries,
+                  std::uint64_t& trailer_at) {
   const std::string& file = source.name();
   const std::string part = "xref table";
   std::uint64_t want = 1 << 16;
@@ -75,6 +76,8 @@ Object read_table(ByteSource& source, std::uint64_t offset, const Limits& limits
           entries.emplace_back(static_cast<std::uint32_t>(first + i), entry);
         }
       }
+      parser.skip_ws();
+      trailer_at = parser.offset();
       Object trailer = parser.parse_object();
       if (trailer.kind != Kind::dict) parser.fail("trailer is not a dictionary");
       return trailer;
@@ -82,6 +85,18 @@ Object read_table(ByteSource& source, std::uint64_t offset, const Limits& limits
       want *= 8;
     }
   }
+}
+
+// The /Size of a trailer or xref stream dictionary (§7.5.5, §7.5.8.2): required, an integer
+// >= 0, and no more objects than max_objects.
+const Object* checked_size(const Object& trailer, const Limits& limits, const std::string& file, const std::string& part,
+                           std::uint64_t offset) {
+  const Object* size = trailer.get("Size");
+  if (size == nullptr || size->kind != Kind::integer || size->integer < 0) {
+    throw Error(ErrorKind::format, {file, part, offset}, part + " without an integer /Size >= 0");
+  }
+  check_object_number(static_cast<std::uint64_t>(size->integer) - (size->integer > 0 ? 1 : 0), limits, file, part, offset);
+  return size;
 }
 
 std::uint64_t field(const std::uint8_t* p, std::uint64_t width) {
@@ -107,8 +122,12 @@ struct EntryList {
 struct MergedTable {
   std::vector<XrefEntry>& table;
   std::uint64_t header_offset;
+  Budget& memory;  // charged for the table as it grows (it is kept for the document's life)
+  ErrorContext where;
   void reserve(std::uint64_t end, std::uint64_t /*count*/) {
-    if (end > table.size()) table.resize(end);
+    if (end <= table.size()) return;
+    memory.charge((end - table.size()) * sizeof(XrefEntry), [&] { return where; });
+    table.resize(end);
   }
   void add(std::uint32_t num, XrefEntry entry) {
     if (table[num].type != XrefEntry::Type::absent) return;
@@ -142,11 +161,7 @@ XrefStreamSection read_xref_stream(Document& doc, std::uint64_t offset, Sink& si
   if (stream.kind != Kind::stream || type == nullptr || type->kind != Kind::name || type->bytes != "XRef") {
     throw Error(ErrorKind::format, {file, part, offset}, "expected an xref stream (/Type /XRef)");
   }
-  const Object* size = stream.get("Size");
-  if (size == nullptr || size->kind != Kind::integer || size->integer < 0) {
-    throw Error(ErrorKind::format, {file, part, offset}, "xref stream without an integer /Size");
-  }
-  check_object_number(static_cast<std::uint64_t>(size->integer) - (size->integer > 0 ? 1 : 0), limits, file, part, offset);
+  const Object* size = checked_size(stream, limits, file, part, offset);
   const Object* w = stream.get("W");
   if (w == nullptr || w->kind != Kind::array || w->items.size() != 3) {
     throw Error(ErrorKind::format, {file, part, offset}, "/W is not an array of three integers");
@@ -286,13 +301,15 @@ void Document::load_xref() {
     }
     XrefSection section;
     section.offset = next - header_offset_;
-    MergedTable merged_table{table, header_offset_};
+    MergedTable merged_table{table, header_offset_, *memory_, {file, "xref", next}};
     Object trailer;
     const auto probe_span = static_cast<std::size_t>(std::min<std::uint64_t>(size - next, 4));
     const bool is_table = probe_span == 4 && std::memcmp(source_.map(next, probe_span), "xref", 4) == 0;
     if (is_table) {
       Entries entries;
-      trailer = read_table(source_, next, limits_, entries);
+      std::uint64_t trailer_at = next;
+      trailer = read_table(source_, next, limits_, entries, trailer_at);
+      checked_size(trailer, limits_, file, "trailer", trailer_at);
       if (const Object* stm = trailer.get("XRefStm"); stm != nullptr) {
         if (stm->kind != Kind::integer || stm->integer < 0) {
           throw Error(ErrorKind::format, {file, "trailer", next}, "/XRefStm is not an offset");

@@ -108,6 +108,10 @@ std::string write_cfb(std::string_view stream, std::u16string_view name) {
   return out;
 }
 
+void CfbReader::charge(std::uint64_t bytes, const char* part, std::uint64_t offset) const {
+  if (memory_ != nullptr) memory_->charge(bytes, [&] { return ErrorContext{label_, part, offset}; });
+}
+
 void CfbReader::fail(const std::string& part, std::uint64_t offset, const std::string& message) const {
   throw Error(ErrorKind::format, {label_, part, offset}, message);
 }
@@ -148,8 +152,8 @@ std::vector<std::uint32_t> CfbReader::chain(std::uint32_t start, std::uint64_t s
   return ids;
 }
 
-CfbReader::CfbReader(std::string_view file, const Limits& limits, std::string label)
-    : file_(file), limits_(limits), label_(std::move(label)) {
+CfbReader::CfbReader(std::string_view file, const Limits& limits, std::string label, Budget* memory)
+    : file_(file), limits_(limits), label_(std::move(label)), memory_(memory) {
   if (file.size() < 512 || std::memcmp(file.data(), signature, 8) != 0) {
     throw Error(ErrorKind::format, {label_, "CFB", 0}, "not a Compound File (no D0 CF 11 E0 signature)");
   }
@@ -184,6 +188,7 @@ CfbReader::CfbReader(std::string_view file, const Limits& limits, std::string la
     difat_link = (std::uint64_t{difat} + 1) * sector_size_ + 4 * per_difat;
     difat = load_u32(d.data() + 4 * per_difat);
   }
+  charge(fat_ids.size() * sector_size_, "CFB FAT", 0x2C);
   fat_.reserve(fat_ids.size() * (sector_size_ / 4));
   fat_sectors_ = fat_ids;
   for (const std::uint32_t id : fat_ids) {
@@ -199,6 +204,8 @@ CfbReader::CfbReader(std::string_view file, const Limits& limits, std::string la
 
   for (const std::uint32_t id : chain(load_u32(h + 0x30), 0x30, false, "directory")) {
     const std::string_view s = sector(id);
+    // An entry of 128 bytes in the file takes its Entry and the name's code units.
+    charge(s.size() / 128 * (sizeof(Entry) + 64), "CFB directory", (std::uint64_t{id} + 1) * sector_size_);
     for (std::size_t at = 0; at + 128 <= s.size(); at += 128) {
       const char* e = s.data() + at;
       Entry entry;
@@ -221,6 +228,7 @@ CfbReader::CfbReader(std::string_view file, const Limits& limits, std::string la
   const std::uint32_t mini_fat_start = load_u32(h + 0x3C);
   if (mini_fat_start != end_of_chain && mini_fat_start != free_sect) {
     mini_fat_sectors_ = chain(mini_fat_start, 0x3C, false, "mini FAT");
+    charge(mini_fat_sectors_.size() * sector_size_, "CFB mini FAT", 0x3C);
     for (const std::uint32_t id : mini_fat_sectors_) {
       const std::string_view s = sector(id);
       for (std::size_t k = 0; k + 4 <= s.size(); k += 4) mini_fat_.push_back(load_u32(s.data() + k));
@@ -247,6 +255,7 @@ std::string CfbReader::read_stream(std::size_t index) const {
                     std::to_string(limits_.max_stream_bytes) + ") or the file (" + std::to_string(file_.size()) + " bytes)");
   }
   const std::size_t size = static_cast<std::size_t>(e.size);
+  charge(size, "CFB directory", e.offset + 120);
   std::string out;
   out.reserve(size);
   if (size < mini_cutoff_) {

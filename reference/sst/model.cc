@@ -91,6 +91,8 @@ void SstTable::append(const SstStringView& s) {
   string_bytes_ += string_header_bytes(shape.flags) + (s.text.size() << (shape.flags & flag_high_byte)) + 4 * run_count + ext_size;
 }
 
+std::size_t SstTable::bytes_per_string() { return sizeof(Shape) + sizeof(Offsets); }
+
 void SstTable::reserve(std::size_t strings, std::size_t text_units) {
   shapes_.reserve(strings);
   offsets_.reserve(strings);

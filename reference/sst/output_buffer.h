@@ -16,6 +16,13 @@
 
 namespace docconform::sst {
 
+// The ring: file_sink_buffers buffers of file_sink_buffer_bytes; the writer fills one while the
+// second thread writes out those handed off (a record header may straddle a hand-off). Sixteen
+// of 1 MiB keep the file sink near the memory sink where two of 4 MiB did not
+// (docs/benchmarks.md, SST, "a deeper ring").
+inline constexpr std::size_t file_sink_buffer_bytes = 1u << 20;
+inline constexpr std::size_t file_sink_buffers = 16;
+
 class OutputBuffer {
  public:
   // write(data, size, at): writes one buffer whose first byte is stream position `at`; runs on

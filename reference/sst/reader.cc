@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <new>
+#include <utility>
 
 #include "docconform/error.h"
 #include "little_endian.h"
@@ -29,8 +31,11 @@ class Cursor {
   std::uint64_t offset() const { return records_[index_].offset + 4 + pos_; }
   std::uint64_t record_header() const { return records_[index_].offset; }
 
+  ErrorContext where() const {
+    return {options_.label, index_ == 0 ? "SST" : "SST CONTINUE " + std::to_string(index_), offset()};
+  }
   [[noreturn]] void fail(const std::string& message, ErrorKind kind = ErrorKind::format) const {
-    throw Error(kind, {options_.label, index_ == 0 ? "SST" : "SST CONTINUE " + std::to_string(index_), offset()}, message);
+    throw Error(kind, where(), message);
   }
 
   // Moves to the next record; `what` names what was being read, for the truncation error.
@@ -154,10 +159,13 @@ SstStringView read_string(Cursor& in, const Limits& limits, SstString& s) {
 
 }  // namespace
 
-std::vector<Record> split_records(std::string_view stream, const std::string& label) {
+std::vector<Record> split_records(std::string_view stream, const std::string& label, Budget* memory) {
   std::vector<Record> records;
   std::size_t at = 0;
   while (at < stream.size()) {
+    if (memory != nullptr && records.size() == records.capacity()) {  // a record takes 4 bytes or more
+      memory->charge(sizeof(Record) * std::max<std::size_t>(records.size(), 64), [&] { return ErrorContext{label, "", at}; });
+    }
     if (stream.size() - at < 4) {
       throw Error(ErrorKind::format, {label, "", at}, "truncated record header (" + std::to_string(stream.size() - at) + " bytes)");
     }
@@ -196,27 +204,44 @@ SstTable read_sst(std::span<const Record> records, const ReadOptions& options) {
     in.fail("cstUnique " + std::to_string(unique) + " strings need at least " + std::to_string(3 * std::uint64_t{unique}) +
             " bytes, the table has " + std::to_string(in.total_left()));
   }
+  // What the table holds is charged as it grows: each string's shape first, its contents as read.
+  const std::size_t per_string = SstTable::bytes_per_string() + (options.string_starts ? sizeof(ExtSstEntry) : 0);
+  if (options.memory != nullptr) options.memory->charge(std::uint64_t{unique} * per_string, [&] { return in.where(); });
   SstTable table(options.limits);
   table.set_total_refs(total);
-  table.reserve(unique, 0);
-  if (options.string_starts) options.string_starts->clear();
   SstString scratch;
-  for (std::uint32_t i = 0; i < unique; ++i) {
+  std::uint64_t uncharged = 0;
+  try {
+    table.reserve(unique, 0);
     if (options.string_starts) {
-      in.skip_exhausted("the string table (a string is missing)");
-      options.string_starts->push_back(
-          {static_cast<std::uint32_t>(in.offset()), static_cast<std::uint16_t>(in.offset() - in.record_header())});
+      options.string_starts->clear();
+      options.string_starts->reserve(unique);
     }
-    try {
-      const SstStringView s = read_string(in, options.limits, scratch);
-      try {
-        table.append(s);
-      } catch (const Error& e) {
-        in.fail(e.message(), ErrorKind::limit);  // a table limit, e.g. max_table_bytes
+    for (std::uint32_t i = 0; i < unique; ++i) {
+      if (options.string_starts) {
+        in.skip_exhausted("the string table (a string is missing)");
+        options.string_starts->push_back(
+            {static_cast<std::uint32_t>(in.offset()), static_cast<std::uint16_t>(in.offset() - in.record_header())});
       }
-    } catch (const Error& e) {
-      throw Error(e.kind(), e.context(), "string " + std::to_string(i) + " of " + std::to_string(unique) + ": " + e.message());
+      try {
+        const SstStringView s = read_string(in, options.limits, scratch);
+        uncharged += s.text.size() * sizeof(char16_t) + (s.runs ? s.runs->size() * sizeof(FormatRun) : 0) +
+                     (s.ext_rst ? s.ext_rst->size() + 4 : 0);
+        if (options.memory != nullptr &&
+            (uncharged >= (1 << 20) || options.memory->used() + uncharged > options.memory->limit())) {
+          options.memory->charge(std::exchange(uncharged, 0), [&] { return in.where(); });
+        }
+        try {
+          table.append(s);
+        } catch (const Error& e) {
+          in.fail(e.message(), ErrorKind::limit);  // a table limit, e.g. max_table_bytes
+        }
+      } catch (const Error& e) {
+        throw Error(e.kind(), e.context(), "string " + std::to_string(i) + " of " + std::to_string(unique) + ": " + e.message());
+      }
     }
+  } catch (const std::bad_alloc&) {
+    throw allocation_failure(in.where());
   }
   return table;
 }
@@ -265,7 +290,7 @@ SstFile read_sst_file(std::string_view bytes, const ReadOptions& options) {
   if (bytes.size() > options.limits.max_stream_bytes) {
     throw Error(ErrorKind::limit, {options.label, "", std::nullopt}, "input exceeds the stream size limit");
   }
-  const std::vector<Record> records = split_records(bytes, options.label);
+  const std::vector<Record> records = split_records(bytes, options.label, options.memory);
   std::size_t end = 1;
   while (end < records.size() && records[end].type == record_continue) ++end;
   SstFile file;

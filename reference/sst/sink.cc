@@ -1,21 +1,22 @@
 #include "docconform/sst/sink.h"
 
-#include <fcntl.h>
 #include <lz4frame.h>
 #include <sys/mman.h>
-#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <new>
 #include <sstream>
 #include <system_error>
+#include <thread>
 #include <vector>
 
 #include "docconform/error.h"
+#include "docconform/output_file.h"
 #include "little_endian.h"
 #include "output_buffer.h"
 
@@ -47,70 +48,6 @@ Error io_error(const std::string& path, const char* what) {
 Error oversized_record() {
   return Error(ErrorKind::usage, {}, "record data exceeds " + std::to_string(max_record_data) + " bytes");
 }
-
-int open_output(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw io_error(path, "cannot create");
-  return fd;
-}
-
-void close_output(int& fd, const std::string& path) {
-  if (fd < 0) return;
-  const int status = ::close(fd);
-  fd = -1;
-  if (status != 0) throw io_error(path, "close failed");
-}
-
-// An output file: written front to back with write(2), or at offsets with pwrite(2).
-class Output {
- public:
-  explicit Output(std::string path) : path_(std::move(path)), fd_(open_output(path_)) {}
-  ~Output() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Output(const Output&) = delete;
-  Output& operator=(const Output&) = delete;
-  const std::string& path() const { return path_; }
-  void write(const std::uint8_t* data, std::size_t size) {
-    while (size > 0) {
-      const ssize_t n = ::write(fd_, data, size);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) throw io_error(path_, "write failed");
-      data += n;
-      size -= static_cast<std::size_t>(n);
-      end_ += static_cast<std::uint64_t>(n);
-    }
-  }
-  void write_at(const std::uint8_t* data, std::size_t size, std::uint64_t offset) {
-    while (size > 0) {
-      const ssize_t n = ::pwrite(fd_, data, size, static_cast<off_t>(offset));
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) throw io_error(path_, "pwrite failed");
-      data += n;
-      size -= static_cast<std::size_t>(n);
-      offset += static_cast<std::uint64_t>(n);
-    }
-    end_ = std::max(end_, offset);
-  }
-  // Allocates the file's blocks up to byte `end` without changing its size, so that the writes
-  // find them allocated instead of reserving them a page at a time (on this machine's ext4, 40
-  // MiB are written in about a quarter less time). Advice: where the file cannot (a pipe, a
-  // device, some filesystems), the writes allocate as they go.
-  void reserve(std::uint64_t end) {
-    if (::fallocate(fd_, FALLOC_FL_KEEP_SIZE, 0, static_cast<off_t>(end)) == 0) reserved_ = true;
-  }
-  void finish() {
-    // Truncating to the size the file already has gives back the blocks reserved past its end.
-    if (reserved_ && ::ftruncate(fd_, static_cast<off_t>(end_)) != 0) throw io_error(path_, "truncate failed");
-    close_output(fd_, path_);
-  }
-
- private:
-  std::string path_;
-  int fd_;
-  std::uint64_t end_ = 0;  // one past the last byte written
-  bool reserved_ = false;
-};
 
 // Random-access file: buffered pwrite; an unknown record length is patched in the buffer when
 // the header is still there, otherwise written back into the file with pwrite.
@@ -152,12 +89,12 @@ class RandomAccessFileSink final : public RecordSink {
   void expect(std::uint64_t bytes) override { file_.reserve(position() + bytes); }
   void finish() override {
     buffer_.finish();
-    file_.finish();
+    file_.commit();
   }
   std::uint64_t position() const override { return buffer_.position(); }
 
  private:
-  Output file_;
+  OutputFile file_;
   std::uint64_t header_at_ = 0;  // position of the open record's header
   OutputBuffer buffer_;          // last: its thread stops before the file closes
 };
@@ -219,10 +156,10 @@ class FileDrain final : public Drain {
   explicit FileDrain(std::string path) : file_(std::move(path)) {}
   void write(const std::uint8_t* data, std::size_t size) override { file_.write(data, size); }
   void expect_end(std::uint64_t end) override { file_.reserve(end); }
-  void close() override { file_.finish(); }
+  void close() override { file_.commit(); }
 
  private:
-  Output file_;
+  OutputFile file_;
 };
 
 // zlib format at level 1: the point of compressing here is fewer bytes to the disk at a CPU
@@ -237,7 +174,7 @@ class ZlibDrain final : public Drain {
   void write(const std::uint8_t* data, std::size_t size) override { deflate_some(data, size, Z_NO_FLUSH); }
   void close() override {
     deflate_some(nullptr, 0, Z_FINISH);
-    file_.finish();
+    file_.commit();
   }
 
  private:
@@ -254,7 +191,7 @@ class ZlibDrain final : public Drain {
     } while (stream_.avail_out == 0 || (flush == Z_FINISH && status != Z_STREAM_END));
   }
 
-  Output file_;
+  OutputFile file_;
   z_stream stream_{};
   std::vector<std::uint8_t> out_;
 };
@@ -283,7 +220,7 @@ class Lz4Drain final : public Drain {
     const std::size_t n = LZ4F_compressEnd(context_.get(), out_.data(), out_.size(), nullptr);
     if (LZ4F_isError(n)) fail("LZ4F_compressEnd");
     file_.write(out_.data(), n);
-    file_.finish();
+    file_.commit();
   }
 
  private:
@@ -294,7 +231,7 @@ class Lz4Drain final : public Drain {
   struct FreeContext {
     void operator()(LZ4F_cctx* context) const { LZ4F_freeCompressionContext(context); }
   };
-  Output file_;
+  OutputFile file_;
   std::unique_ptr<LZ4F_cctx, FreeContext> context_;
   std::vector<std::uint8_t> out_;
 };
@@ -390,7 +327,45 @@ SinkKind parse_sink_kind(std::string_view name) {
   throw Error(ErrorKind::usage, {}, "unknown sink '" + std::string(name) + "' (memory, file, stream, zlib, lz4)");
 }
 
-std::unique_ptr<MemorySink> make_memory_sink() { return std::make_unique<MemorySink>(); }
+namespace {
+
+// Anonymous memory grown with mremap: no copy when it grows, and 2 MiB pages where the kernel
+// allows, so tens of MB of output cost tens of page faults instead of thousands. The kernel
+// zeroes each new page as it is first written: for expected output, a second thread takes that
+// work off the writer (MADV_POPULATE_WRITE leaves contents unchanged, so it may run behind or
+// ahead of the writer). The mapping never moves while it runs.
+class MappedMemorySink final : public MemorySink {
+ public:
+  MappedMemorySink() = default;
+  ~MappedMemorySink() override;
+  MappedMemorySink(const MappedMemorySink&) = delete;
+  MappedMemorySink& operator=(const MappedMemorySink&) = delete;
+
+  void begin_record(std::uint16_t type) override;
+  void put_byte(std::uint8_t value) override;
+  void end_record() override;
+  std::uint8_t* claim(std::size_t bytes) override;
+  void retract(std::size_t bytes) override { size_ -= bytes; }
+  void expect(std::uint64_t bytes) override;
+  void finish() override { stop_prefault(); }
+  std::uint64_t position() const override { return size_; }
+  std::string_view bytes() const override { return {reinterpret_cast<const char*>(data_), size_}; }
+
+ private:
+  void grow(std::size_t needed);
+  void stop_prefault();
+
+  std::thread prefault_;
+  std::atomic<bool> stop_{false};
+  std::uint8_t* data_ = nullptr;
+  std::size_t size_ = 0;
+  std::size_t capacity_ = 0;
+  std::size_t record_start_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<MemorySink> make_memory_sink() { return std::make_unique<MappedMemorySink>(); }
 
 std::unique_ptr<RecordSink> make_file_sink(SinkKind kind, const std::string& path) {
   switch (kind) {
@@ -403,13 +378,12 @@ std::unique_ptr<RecordSink> make_file_sink(SinkKind kind, const std::string& pat
   throw Error(ErrorKind::usage, {}, "the memory sink has no file");
 }
 
-MemorySink::MemorySink() = default;
-MemorySink::~MemorySink() {
+MappedMemorySink::~MappedMemorySink() {
   stop_prefault();
   if (data_ != nullptr) ::munmap(data_, capacity_);
 }
 
-void MemorySink::expect(std::uint64_t bytes) {
+void MappedMemorySink::expect(std::uint64_t bytes) {
   // A thread is started only for many pages: below this (two huge pages) the writer faults
   // them itself. Above the largest, the hint is not an SST's (their stream positions are
   // 32-bit) and is ignored.
@@ -436,13 +410,13 @@ void MemorySink::expect(std::uint64_t bytes) {
   }
 }
 
-void MemorySink::stop_prefault() {
+void MappedMemorySink::stop_prefault() {
   if (!prefault_.joinable()) return;
   stop_ = true;
   prefault_.join();
 }
 
-void MemorySink::grow(std::size_t needed) {
+void MappedMemorySink::grow(std::size_t needed) {
   stop_prefault();  // the mapping may move
   std::size_t capacity = capacity_ == 0 ? std::size_t{1} << 16 : capacity_;
   while (capacity < needed) capacity *= 2;
@@ -463,7 +437,7 @@ void MemorySink::grow(std::size_t needed) {
   if (capacity >= huge_page_bytes) ::madvise(data_, capacity_, MADV_HUGEPAGE);
 }
 
-void MemorySink::begin_record(std::uint16_t type) {
+void MappedMemorySink::begin_record(std::uint16_t type) {
   record_start_ = size_;
   put_byte(static_cast<std::uint8_t>(type));
   put_byte(static_cast<std::uint8_t>(type >> 8));
@@ -471,18 +445,18 @@ void MemorySink::begin_record(std::uint16_t type) {
   put_byte(0);
 }
 
-void MemorySink::put_byte(std::uint8_t value) {
+void MappedMemorySink::put_byte(std::uint8_t value) {
   if (size_ == capacity_) grow(size_ + 1);
   data_[size_++] = value;
 }
 
-void MemorySink::end_record() {
+void MappedMemorySink::end_record() {
   const std::size_t length = size_ - record_start_ - 4;
   if (length > max_record_data) throw oversized_record();
   store_u16(data_ + record_start_ + 2, static_cast<std::uint32_t>(length));
 }
 
-std::uint8_t* MemorySink::claim(std::size_t bytes) {
+std::uint8_t* MappedMemorySink::claim(std::size_t bytes) {
   if (capacity_ - size_ < bytes) grow(size_ + bytes);
   std::uint8_t* area = data_ + size_;
   size_ += bytes;

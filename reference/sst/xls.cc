@@ -2,7 +2,9 @@
 
 #include <cstring>
 #include <functional>
+#include <new>
 
+#include "docconform/budget.h"
 #include "docconform/canonical.h"
 #include "docconform/error.h"
 #include "docconform/sst/cfb.h"
@@ -129,7 +131,8 @@ std::string write_xls_stream(const SharedStrings& strings, const XlsOptions& opt
   const std::size_t sheets = std::max<std::size_t>(1, (cell_count + cells_per_sheet - 1) / cells_per_sheet);
   if (sheets > 0xFFFF) throw Error(ErrorKind::usage, {}, "too many sheets");
 
-  MemorySink sink;
+  const auto memory = make_memory_sink();
+  MemorySink& sink = *memory;
   write_globals_head(sink);
   std::vector<std::size_t> boundsheet_at;
   for (std::size_t s = 0; s < sheets; ++s) {
@@ -182,17 +185,49 @@ std::string write_xls(const SharedStrings& strings, const XlsOptions& options) {
   return write_cfb(write_xls_stream(strings, options));
 }
 
-SstTable read_xls_sst(std::string_view file, const Limits& limits, const std::string& label) {
-  const CfbReader cfb(file, limits, label);
+namespace {
+
+Budget read_budget(const Limits& limits) {
+  return Budget(limits.max_memory, "max_memory", "memory held by the read (bytes)");
+}
+
+// A read that ran out of memory where nothing said where: a limit error naming the file.
+template <class Read>
+auto reporting_allocation_failure(const std::string& label, Read&& read) {
+  try {
+    return read();
+  } catch (const std::bad_alloc&) {
+    throw allocation_failure({label, "", std::nullopt});
+  }
+}
+
+SstTable workbook_stream_sst(std::string_view stream, const Limits& limits, const std::string& label, Budget& memory);
+
+SstTable xls_sst(std::string_view file, const Limits& limits, const std::string& label, Budget& memory) {
+  const CfbReader cfb(file, limits, label, &memory);
   // xlrd, POI and LibreOffice accept the stream name in any case, and "Book" when there is no
   // "Workbook"; the BOF then tells BIFF8 from BIFF5.
   auto entry = cfb.find_stream(u"Workbook");
   if (!entry) entry = cfb.find_stream(u"Book");
-  if (!entry) throw Error(ErrorKind::format, {label, "CFB", std::nullopt}, "no Workbook stream");
-  return read_workbook_stream_sst(cfb.read_stream(*entry), limits, label);
+  if (!entry) throw Error(ErrorKind::format, {label, "CFB directory", cfb.entries()[0].offset}, "no Workbook stream");
+  return workbook_stream_sst(cfb.read_stream(*entry), limits, label, memory);
+}
+
+}  // namespace
+
+SstTable read_xls_sst(std::string_view file, const Limits& limits, const std::string& label) {
+  Budget memory = read_budget(limits);
+  return reporting_allocation_failure(label, [&] { return xls_sst(file, limits, label, memory); });
 }
 
 SstTable read_workbook_stream_sst(std::string_view stream, const Limits& limits, const std::string& label) {
+  Budget memory = read_budget(limits);
+  return reporting_allocation_failure(label, [&] { return workbook_stream_sst(stream, limits, label, memory); });
+}
+
+namespace {
+
+SstTable workbook_stream_sst(std::string_view stream, const Limits& limits, const std::string& label, Budget& memory) {
   const std::string part = "Workbook";
   // Walk the globals substream up to its EOF; the SST and its CONTINUEs are contiguous there.
   std::vector<Record> sst;
@@ -217,6 +252,9 @@ SstTable read_workbook_stream_sst(std::string_view stream, const Limits& limits,
     } else if (type == record_sst && sst.empty()) {
       sst.push_back({type, at, data});
     } else if (type == record_continue && !sst.empty() && sst.back().offset + 4 + sst.back().data.size() == at) {
+      if (sst.size() == sst.capacity()) {  // a record of 4 bytes or more takes a Record
+        memory.charge(sizeof(Record) * sst.size(), [&] { return ErrorContext{label, part, at}; });
+      }
       sst.push_back({type, at, data});
     } else if (type == record_eof) {
       break;
@@ -227,12 +265,15 @@ SstTable read_workbook_stream_sst(std::string_view stream, const Limits& limits,
   ReadOptions options;
   options.limits = limits;
   options.label = label;
+  options.memory = &memory;
   try {
     return read_sst(sst, options);
   } catch (const Error& e) {
     throw e.with_part(part);
   }
 }
+
+}  // namespace
 
 std::string sst_dump_table(const SstTable& table) {
   std::string out = "docconform-dump sst " + std::to_string(sst_dump_version) + "\n";
@@ -246,17 +287,22 @@ std::string sst_dump_table(const SstTable& table) {
 
 std::string sst_dump(std::string_view bytes, const Limits& limits, const std::string& label) {
   static constexpr char cfb_signature[] = "\xD0\xCF\x11\xE0";
-  if (bytes.size() >= 4 && bytes.substr(0, 4) == std::string_view(cfb_signature, 4)) {
-    return sst_dump_table(read_xls_sst(bytes, limits, label));
-  }
-  // A bare BIFF stream (no container) starts with a BOF record: 0x0009, 0x0209, 0x0409, 0x0809.
-  if (bytes.size() >= 2 && static_cast<std::uint8_t>(bytes[0]) == 0x09 && (static_cast<std::uint8_t>(bytes[1]) & 0xF1) == 0) {
-    return sst_dump_table(read_workbook_stream_sst(bytes, limits, label));
-  }
-  ReadOptions options;
-  options.limits = limits;
-  options.label = label;
-  return sst_dump_table(read_sst_file(bytes, options).table);
+  Budget memory = read_budget(limits);
+  return reporting_allocation_failure(label, [&] {
+    if (bytes.size() >= 4 && bytes.substr(0, 4) == std::string_view(cfb_signature, 4)) {
+      return sst_dump_table(xls_sst(bytes, limits, label, memory));
+    }
+    // A bare BIFF stream (no container) starts with a BOF record: 0x0009, 0x0209, 0x0409, 0x0809.
+    if (bytes.size() >= 2 && static_cast<std::uint8_t>(bytes[0]) == 0x09 &&
+        (static_cast<std::uint8_t>(bytes[1]) & 0xF1) == 0) {
+      return sst_dump_table(workbook_stream_sst(bytes, limits, label, memory));
+    }
+    ReadOptions options;
+    options.limits = limits;
+    options.label = label;
+    options.memory = &memory;
+    return sst_dump_table(read_sst_file(bytes, options).table);
+  });
 }
 
 std::string written_sst_dump(std::string_view strings_file, const XlsOptions& options, const std::string& label,

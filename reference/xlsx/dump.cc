@@ -122,21 +122,66 @@ std::vector<Area> merged_areas(const Sheet& sheet) {
   return out;
 }
 
-// A cell inside a merged range other than its top-left one.
-bool hidden_by_merge(const std::vector<Area>& areas, const Position& p) {
-  for (const Area& a : areas) {
-    if (p.row >= a.top && p.row <= a.bottom && p.column >= a.left && p.column <= a.right &&
-        (p.row != a.top || p.column != a.left)) {
-      return true;
+// Which cells the merged ranges hide: a cell inside a range other than its top-left one. Asked
+// about cells in (row, column) order, it keeps the ranges that span the current row as a count
+// per column (a Fenwick tree over the columns: a range adds one over its columns from its top
+// row, and takes it away after its bottom row); a cell is hidden when more ranges cover it than
+// have it as their top-left cell. O((cells + ranges) log columns), where testing each cell
+// against each range took 4 s for 50,000 merges.
+class MergeCover {
+ public:
+  explicit MergeCover(const std::vector<Area>& areas) {
+    for (const Area& a : areas) {
+      // A reversed range covers nothing; no cell lies past the last row or column.
+      if (a.top > a.bottom || a.left > a.right || a.top > max_rows || a.left > max_columns) continue;
+      const std::uint32_t right = std::min(a.right, max_columns);
+      events_.push_back({a.top, a.left, right, 1});
+      events_.push_back({a.bottom + 1, a.left, right, -1});
+      corners_.emplace_back(a.top, a.left);
     }
+    std::sort(events_.begin(), events_.end(), [](const Event& x, const Event& y) { return x.row < y.row; });
+    std::sort(corners_.begin(), corners_.end());
+    if (!events_.empty()) counts_.assign(max_columns + 2, 0);
   }
-  return false;
-}
+
+  // Rows must not decrease from one call to the next.
+  bool hides(std::uint32_t row, std::uint32_t column) {
+    if (events_.empty()) return false;
+    for (; next_ < events_.size() && events_[next_].row <= row; ++next_) {
+      add(events_[next_].left, events_[next_].delta);
+      add(events_[next_].right + 1, -events_[next_].delta);
+    }
+    const std::int64_t covering = covered(column);
+    if (covering == 0) return false;
+    const auto [first, last] = std::equal_range(corners_.begin(), corners_.end(), std::pair(row, column));
+    return covering > last - first;
+  }
+
+ private:
+  struct Event {
+    std::uint32_t row, left, right;
+    std::int32_t delta;
+  };
+  void add(std::uint32_t column, std::int64_t delta) {
+    for (std::size_t i = column; i < counts_.size(); i += i & (~i + 1)) counts_[i] += delta;
+  }
+  std::int64_t covered(std::uint32_t column) const {  // ranges over this column in the current row
+    std::int64_t sum = 0;
+    for (std::size_t i = column; i > 0; i -= i & (~i + 1)) sum += counts_[i];
+    return sum;
+  }
+
+  std::vector<Event> events_;
+  std::size_t next_ = 0;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> corners_;  // (top, left), sorted
+  std::vector<std::int64_t> counts_;  // Fenwick tree of range starts and ends, by column
+};
 
 class Writer {
  public:
+  // The last piece is flushed by the caller: a sink may throw (a full disk, an output limit),
+  // and a destructor must not.
   explicit Writer(const std::function<void(std::string_view)>& sink) : sink_(sink) { buffer_.reserve(1 << 16); }
-  ~Writer() { flush(); }
   std::string& out() { return buffer_; }
   void line_done() {
     buffer_ += '\n';
@@ -219,9 +264,9 @@ void write_dump(const Workbook& wb, const std::function<void(std::string_view)>&
     o += state_name(sheet.state);
     o += sheet.kind == SheetKind::worksheet ? " worksheet" : " chartsheet";
     w.line_done();
-    const std::vector<Area> covered = merged_areas(sheet);
+    MergeCover cover(merged_areas(sheet));
     for_each_cell_in_order(sheet, [&](const Position& p) {
-      if (hidden_by_merge(covered, p)) return;
+      if (cover.hides(p.row, p.column)) return;
       const Segment& seg = sheet.segments[p.segment];
       write_cell(w, wb, seg, seg.cells[p.cell], p.row);
     });
@@ -259,6 +304,7 @@ void write_dump(const Workbook& wb, const std::function<void(std::string_view)>&
   }
   o += "end";
   w.line_done();
+  w.flush();
 }
 
 std::string dump(const Workbook& workbook) {

@@ -4,7 +4,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <new>
+#include <unordered_map>
 
+#include "docconform/budget.h"
 #include "docconform/error.h"
 #include "docconform/parallel.h"
 #include "docconform/xlsx/workbook.h"
@@ -39,18 +42,35 @@ auto with_part(const Package& package, const std::string& part, Fn&& fn) {
   }
 }
 
+// A part's relationships by Id (the first of a repeated Id), so that following one is a lookup,
+// not a scan of the list: a workbook of n sheets, or a sheet of n tables, follows n of them.
+class RelationshipsById {
+ public:
+  explicit RelationshipsById(const std::vector<Relationship>& rels) {
+    by_id_.reserve(rels.size());
+    for (const Relationship& r : rels) by_id_.emplace(r.id, &r);  // keeps the first
+  }
+  const Relationship* find(const std::string& id) const {
+    const auto it = by_id_.find(id);
+    return it == by_id_.end() ? nullptr : it->second;
+  }
+
+ private:
+  std::unordered_map<std::string, const Relationship*> by_id_;
+};
+
 // The relationship that source names with `use`, among source's rels (must be internal).
-const Relationship& follow(const Package& package, const std::vector<Relationship>& rels, const RelationshipUse& use,
+const Relationship& follow(const Package& package, const RelationshipsById& rels, const RelationshipUse& use,
                            const std::string& source) {
-  const auto it = std::find_if(rels.begin(), rels.end(), [&](const Relationship& r) { return r.id == use.id; });
-  if (it == rels.end()) {
+  const Relationship* r = rels.find(use.id);
+  if (r == nullptr) {
     package.fail(ErrorKind::format, source, use.offset,
                  "no relationship with Id '" + use.id + "' in " + rels_part_of(source));
   }
-  if (it->external) {
-    package.fail(ErrorKind::format, rels_part_of(source), it->offset, "relationship '" + use.id + "' is external");
+  if (r->external) {
+    package.fail(ErrorKind::format, rels_part_of(source), r->offset, "relationship '" + use.id + "' is external");
   }
-  return *it;
+  return *r;
 }
 
 // The target must exist and must not lead back up the walk.
@@ -77,22 +97,26 @@ const Relationship* first_of_type(const std::vector<Relationship>& rels, std::st
 
 // Phase C for one worksheet.
 void read_sheet_extras(const Package& package, Sheet& sheet, const SheetOutput& output, const ScanLimits& limits,
-                       const std::string& workbook_part) {
+                       const std::string& workbook_part, Budget& memory) {
   const std::vector<std::string> chain{workbook_part, sheet.part};
   const auto rels = read_relationships(package, sheet.part);
+  const RelationshipsById by_id(rels);
   for (const auto& r : rels) {
     if (r.external || r.type != "comments") continue;
     check_target(package, r, sheet.part, chain);
     auto comments = with_part(package, r.target, [&](const std::string& xml) { return read_comments(xml, limits); });
+    std::uint64_t bytes = 0;
+    for (const Comment& c : comments) bytes += sizeof(Comment) + (c.ref.size() + c.author.size() + c.text.size()) * sizeof(char16_t);
+    memory.charge(bytes, [&] { return ErrorContext{package.label(), r.target, std::nullopt}; });
     for (auto& c : comments) sheet.comments.push_back(std::move(c));
   }
   for (const auto& use : output.table_ids) {
-    const Relationship& r = follow(package, rels, use, sheet.part);
+    const Relationship& r = follow(package, by_id, use, sheet.part);
     check_target(package, r, sheet.part, chain);
     sheet.tables.push_back(with_part(package, r.target, [&](const std::string& xml) { return read_table(xml, limits); }));
   }
   for (const auto& use : output.drawing_ids) {
-    const Relationship& r = follow(package, rels, use, sheet.part);
+    const Relationship& r = follow(package, by_id, use, sheet.part);
     check_target(package, r, sheet.part, chain);
     sheet.drawings.push_back(r.target);
     std::vector<std::string> drawing_chain = chain;
@@ -107,7 +131,7 @@ void read_sheet_extras(const Package& package, Sheet& sheet, const SheetOutput& 
 
 }  // namespace
 
-WorkbookIndex index_workbook(const Package& package, const LoadOptions& options) {
+WorkbookIndex index_workbook(const Package& package, const LoadOptions& options, LoadBudgets* budgets) {
   const Limits& options_limits = options.limits;
   const ScanLimits limits = scan_limits(options_limits);
   const auto root = read_relationships(package, "");
@@ -126,6 +150,7 @@ WorkbookIndex index_workbook(const Package& package, const LoadOptions& options)
     package.fail(ErrorKind::limit, workbook_part, std::nullopt, "more sheets than the limit");
   }
   const auto rels = read_relationships(package, workbook_part);
+  const RelationshipsById by_id(rels);
   const std::vector<std::string> chain{workbook_part};
   if (const auto* r = first_of_type(rels, "sharedStrings")) {
     check_target(package, *r, workbook_part, chain);
@@ -139,7 +164,7 @@ WorkbookIndex index_workbook(const Package& package, const LoadOptions& options)
           with_part(package, r->target, [&](const std::string& xml) { return read_cell_format_count(xml, limits); });
     }
     for (const auto& entry : book.sheets) {
-      const Relationship& r = follow(package, rels, entry.relationship, workbook_part);
+      const Relationship& r = follow(package, by_id, entry.relationship, workbook_part);
       check_target(package, r, workbook_part, chain);
       Sheet sheet;
       sheet.name = entry.name;
@@ -161,7 +186,7 @@ WorkbookIndex index_workbook(const Package& package, const LoadOptions& options)
     }
   } catch (const Error&) {
     if (!index.shared_strings_part.empty()) {
-      read_shared_strings_part(package, index.shared_strings_part, options, wb.shared_strings);
+      read_shared_strings_part(package, index.shared_strings_part, options, wb.shared_strings, {}, budgets);
     }
     throw;
   }
@@ -169,7 +194,7 @@ WorkbookIndex index_workbook(const Package& package, const LoadOptions& options)
 }
 
 void read_shared_strings_part(const Package& package, const std::string& part, const LoadOptions& options,
-                              SharedStrings& out, const std::function<void()>& between_reads) {
+                              SharedStrings& out, const std::function<void()>& between_reads, LoadBudgets* budgets) {
   const ScanLimits limits = scan_limits(options.limits);
   try {
     // On one thread the part is parsed as it inflates: its XML is never held whole.
@@ -179,12 +204,12 @@ void read_shared_strings_part(const Package& package, const std::string& part, c
         if (between_reads) between_reads();
         return stream.read(buffer, max);
       };
-      if (read_shared_strings_streaming(next, stream.declared_size(), limits, out, options)) return;
+      if (read_shared_strings_streaming(next, stream.declared_size(), limits, out, options, budgets)) return;
       // A split point was not an <si> boundary: parse the whole part, read again uncounted.
-      read_shared_strings(package.read(part, false), limits, out, options);
+      read_shared_strings(package.read(part, false), limits, out, options, budgets);
       return;
     }
-    read_shared_strings(package.read(part), limits, out, options);
+    read_shared_strings(package.read(part), limits, out, options, budgets);
   } catch (const Error& e) {
     throw e.with_file(package.label()).with_part(part);
   }
@@ -231,13 +256,15 @@ bool shared_strings_beside_sheets(const Package& package, const WorkbookIndex& i
 
 Workbook load_package(const Package& package, const LoadOptions& options, LoadStats& stats) {
   const auto start = Clock::now();
-  WorkbookIndex index = index_workbook(package, options);
+  LoadBudgets budgets(options.limits);
+  WorkbookIndex index = index_workbook(package, options, &budgets);
   check_declared_budget(package, index);
   Workbook& wb = index.workbook;
   SheetParseContext context;
   context.limits = scan_limits(options.limits);
   context.max_row_bytes = options.limits.max_row_bytes;
   context.shortcut = options.shortcut;
+  context.budgets = &budgets;
   SharedStringsJob shared_strings;
   stats.shared_strings_beside_sheets = shared_strings_beside_sheets(package, index, options);
   if (stats.shared_strings_beside_sheets) {
@@ -246,13 +273,13 @@ Workbook load_package(const Package& package, const LoadOptions& options, LoadSt
       // it inflates, so its XML is not held beside the growing sheets.
       LoadOptions one_thread = options;
       one_thread.threads = 1;
-      read_shared_strings_part(package, index.shared_strings_part, one_thread, wb.shared_strings, between_reads);
+      read_shared_strings_part(package, index.shared_strings_part, one_thread, wb.shared_strings, between_reads, &budgets);
       return wb.shared_strings.items.size();
     };
     context.shared_strings = std::nullopt;
   } else {
     if (!index.shared_strings_part.empty()) {
-      read_shared_strings_part(package, index.shared_strings_part, options, wb.shared_strings);
+      read_shared_strings_part(package, index.shared_strings_part, options, wb.shared_strings, {}, &budgets);
     }
     context.shared_strings = wb.shared_strings.items.size();
   }
@@ -265,7 +292,7 @@ Workbook load_package(const Package& package, const LoadOptions& options, LoadSt
     if (index.worksheet_of_sheet[i] == static_cast<std::size_t>(-1)) continue;
     SheetOutput& out = outputs[index.worksheet_of_sheet[i]];
     Sheet& sheet = wb.sheets[i];
-    read_sheet_extras(package, sheet, out, context.limits, index.workbook_part);
+    read_sheet_extras(package, sheet, out, context.limits, index.workbook_part, budgets.memory);
     sheet.segments = std::move(out.segments);
     sheet.merged_cells = std::move(out.merged_cells);
     sheet.split = out.split;
@@ -299,9 +326,29 @@ Workbook load_workbook(std::string_view bytes, const LoadOptions& options, const
                        LoadStats* stats) {
   LoadStats local;
   LoadStats& s = stats ? *stats : local;
-  s = LoadStats{};
-  const Package package(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), label, options.limits);
-  return load_package(package, options, s);
+  const auto load = [&](const LoadOptions& how) {
+    s = LoadStats{};
+    const Package package(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), label, how.limits);
+    return load_package(package, how, s);
+  };
+  if (options.parallel && planned_threads(2, options.threads) >= 2) {
+    try {
+      return load(options);
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::limit) throw;
+    } catch (const std::bad_alloc&) {
+    }
+    // A limit reached while several threads built the model may be the sum of what they held at
+    // that moment: the load is made again on one thread, in document order, so that its result
+    // or error is the same at every thread count.
+  }
+  LoadOptions serial = options;
+  serial.parallel = false;
+  try {
+    return load(serial);
+  } catch (const std::bad_alloc&) {
+    throw allocation_failure({label, "", std::nullopt});
+  }
 }
 
 Workbook load_workbook_file(const std::string& path, const LoadOptions& options, LoadStats* stats) {

@@ -100,6 +100,9 @@ Limits Limits::fuzz() {
   l.max_row_bytes = 2 << 20;
   l.max_sheets = 64;
   l.max_zip_entries = 4096;
+  l.max_cells = 1'000'000;
+  l.max_shared_strings = 1'000'000;
+  l.max_memory = 256 << 20;
   return l;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <new>
 
 #include "docconform/error.h"
 #include "docconform/parallel.h"
@@ -65,10 +66,26 @@ struct SstChunk {
   std::string open_names;    // chunk 0: the open element(s) at its end
   std::string closed_names;  // last chunk: what closed the assumed-open <sst>
   std::exception_ptr error;
+  Growth memory, strings;    // charged to the load's budgets
 };
 
+// Charges what the chunk holds to the load's budgets: in steps, or all of it (final).
+void account(SstChunk& chunk, LoadBudgets* budgets, std::uint64_t offset, bool final) {
+  if (budgets == nullptr) return;
+  const auto where = [&] { return ErrorContext{"", "", offset}; };
+  chunk.strings.update(&budgets->shared_strings, chunk.items.size(), final ? 0 : 1 << 16, where);
+  const std::uint64_t bytes = chunk.items.size() * sizeof(TextRef) + chunk.arena.size() * sizeof(char16_t);
+  chunk.memory.update(&budgets->memory, bytes, final ? 0 : 1 << 20, where);
+}
+
+void release(SstChunk& chunk, LoadBudgets* budgets) {
+  if (budgets == nullptr) return;
+  chunk.memory.release(&budgets->memory);
+  chunk.strings.release(&budgets->shared_strings);
+}
+
 void parse_sst_chunk(const std::uint8_t* data, std::size_t size, std::uint64_t base, bool first, bool final,
-                     const ScanLimits& limits, bool shortcut, SstChunk& out) {
+                     const ScanLimits& limits, bool shortcut, LoadBudgets* budgets, SstChunk& out) {
   XmlScanner sc(data, size, base, final, limits);
   if (!first) sc.assume_open(1);
   TextCollector collector;
@@ -76,6 +93,7 @@ void parse_sst_chunk(const std::uint8_t* data, std::size_t size, std::uint64_t b
   TextShape shape;
   try {
     for (;;) {
+      account(out, budgets, sc.position(), false);
       // <si><t>text</t></si> read whole: what read_rich_text gives for it.
       if (shortcut && sc.depth() == 1) {
         const std::uint8_t* const after = match_string_shape(sc.cursor(), sc.input_end(), shape);
@@ -94,11 +112,14 @@ void parse_sst_chunk(const std::uint8_t* data, std::size_t size, std::uint64_t b
         out.items.push_back(read_rich_text(sc, collector, out.arena, shortcut));
       }
     }
+    account(out, budgets, sc.position(), true);
     out.boundary = !final && sc.depth() == 1;
     out.open_names = sc.open_names();
     out.closed_names = sc.closed_assumed();
   } catch (const IncompleteInput&) {
     out.boundary = false;
+  } catch (const std::bad_alloc&) {
+    throw allocation_failure({"", "", sc.position()});
   }
 }
 
@@ -156,7 +177,7 @@ void reserve_like_first_chunk(std::size_t chunk_bytes, std::uint64_t expected_by
 }  // namespace
 
 void read_shared_strings(const std::string& xml, const ScanLimits& limits, SharedStrings& out,
-                         const LoadOptions& options) {
+                         const LoadOptions& options, LoadBudgets* budgets) {
   const auto* data = reinterpret_cast<const std::uint8_t*>(xml.data());
   std::vector<std::pair<std::size_t, std::size_t>> ranges;  // [begin, end) of each chunk
   const std::size_t chunk = shared_strings_chunk_bytes(options);
@@ -172,20 +193,21 @@ void read_shared_strings(const std::string& xml, const ScanLimits& limits, Share
   parallel_for(ranges.size(), options.parallel ? options.threads : 1, [&](std::size_t k, unsigned) {
     try {
       parse_sst_chunk(data + ranges[k].first, ranges[k].second - ranges[k].first, ranges[k].first, k == 0,
-                      k + 1 == ranges.size(), limits, options.shortcut, chunks[k]);
+                      k + 1 == ranges.size(), limits, options.shortcut, budgets, chunks[k]);
     } catch (...) {
       chunks[k].error = std::current_exception();
     }
   });
   if (!chunks_are_sound(chunks)) {  // a split point was not an <si> boundary: parse whole
+    for (SstChunk& c : chunks) release(c, budgets);
     chunks.assign(1, SstChunk{});
-    parse_sst_chunk(data, xml.size(), 0, true, true, limits, options.shortcut, chunks[0]);
+    parse_sst_chunk(data, xml.size(), 0, true, true, limits, options.shortcut, budgets, chunks[0]);
   }
   merge_chunks(chunks, out);
 }
 
 bool read_shared_strings_streaming(const PartReader& next, std::uint64_t expected_bytes, const ScanLimits& limits,
-                                   SharedStrings& out, const LoadOptions& options) {
+                                   SharedStrings& out, const LoadOptions& options, LoadBudgets* budgets) {
   const std::size_t target = shared_strings_chunk_bytes(options);
   // The chunks are parsed in order, so they append to one arena: no copy at the end.
   SstChunk strings;
@@ -208,16 +230,22 @@ bool read_shared_strings_streaming(const PartReader& next, std::uint64_t expecte
     }
     searched = 0;
     // An error is the serial parse's too: every chunk before this one ended between <si>.
-    parse_sst_chunk(data, length, base, chunks == 0, final, limits, options.shortcut, strings);
+    parse_sst_chunk(data, length, base, chunks == 0, final, limits, options.shortcut, budgets, strings);
     if (chunks++ == 0) {
       first_open_names = strings.open_names;
       if (!final) reserve_like_first_chunk(length, expected_bytes, strings);
     }
-    if (!final && !strings.boundary) return false;
+    if (!final && !strings.boundary) {
+      release(strings, budgets);
+      return false;
+    }
     pending.erase(0, length);
     base += length;
   }
-  if (chunks > 1 && strings.closed_names != first_open_names) return false;
+  if (chunks > 1 && strings.closed_names != first_open_names) {
+    release(strings, budgets);
+    return false;
+  }
   out.arena = std::move(strings.arena);
   out.items = std::move(strings.items);
   return true;

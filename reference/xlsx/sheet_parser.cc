@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
+#include <new>
 
 #include "docconform/error.h"
 #include "rich_text.h"
@@ -154,7 +155,11 @@ class SheetParser {
         }
       } else if (d == 3) {
         if (span_is(parent2, "mergeCells") && span_is(name, "mergeCell")) {
-          if (const auto* ref = sc_.attribute("ref")) out_.merged_cells.push_back(attribute_text(*ref, sc_.token_offset()));
+          if (const auto* ref = sc_.attribute("ref")) {
+            out_.merged_cells.push_back(attribute_text(*ref, sc_.token_offset()));
+            merged_bytes_ += sizeof(std::u16string) + out_.merged_cells.back().size() * sizeof(char16_t);
+            account(sc_.token_offset(), false);
+          }
         } else if (span_is(parent2, "tableParts") && span_is(name, "tablePart")) {
           if (const auto* id = relationship_id()) {
             out_.table_ids.push_back({attribute_bytes(*id, sc_.token_offset()), sc_.token_offset()});
@@ -267,7 +272,23 @@ class SheetParser {
     row.cell_count = static_cast<std::uint32_t>(seg_.cells.size() - row.first_cell);
     previous_row_ = row.number;
     seg_.rows.push_back(row);
+    account(row.offset, false);
   }
+
+ public:
+  // Charges the model built so far to the load's budgets: in steps, or all of it (final).
+  void account(std::uint64_t offset, bool final) {
+    if (ctx_.budgets == nullptr) return;
+    const auto where = [&] { return ErrorContext{"", "", offset}; };
+    out_.cells.update(&ctx_.budgets->cells, seg_.cells.size(), final ? 0 : cells_per_charge, where);
+    const std::uint64_t bytes = seg_.rows.size() * sizeof(Row) + seg_.cells.size() * sizeof(Cell) +
+                                seg_.formulas.size() * sizeof(Formula) + seg_.arena.size() * sizeof(char16_t) +
+                                merged_bytes_;
+    out_.memory.update(&ctx_.budgets->memory, bytes, final ? 0 : bytes_per_charge, where);
+  }
+
+ private:
+  static constexpr std::uint64_t cells_per_charge = 1 << 16, bytes_per_charge = 1 << 20;
 
   // The attributes r, s and t of the cell whose start tag was just read, in document order.
   Cell begin_cell(const Attribute* first, const Attribute* last, Row& row, RowState& state,
@@ -480,6 +501,7 @@ class SheetParser {
   std::uint64_t row_gap_start_;  // offset of the last row start (or of the chunk)
   bool seen_explicit_ = false;
   bool in_sheet_data_ = false;
+  std::uint64_t merged_bytes_ = 0;
   SimpleElement simple_;
   CellShape shape_;
   RowShape row_shape_;
@@ -500,6 +522,12 @@ void give_back_excess(std::vector<T>& v) {
 }
 
 }  // namespace
+
+void release(ChunkResult& result, LoadBudgets* budgets) {
+  if (budgets == nullptr) return;
+  result.memory.release(&budgets->memory);
+  result.cells.release(&budgets->cells);
+}
 
 std::string column_letters(std::uint32_t column) {
   std::string out;
@@ -555,16 +583,19 @@ void parse_sheet_chunk(const std::uint8_t* data, std::size_t size, std::uint64_t
                        TextCollector& collector, ChunkResult& out) {
   XmlScanner scanner(data, size, base, final, context.limits);
   if (start == ChunkStart::rows) scanner.assume_open(2);
-  reserve_for(size, out.segment);
   SheetParser parser(scanner, context, collector, out, previous_row);
   try {
+    reserve_for(size, out.segment);
     parser.run(start == ChunkStart::rows);
+    parser.account(scanner.position(), true);
+    give_back_excess(out.segment.cells);
+    give_back_excess(out.segment.rows);
   } catch (const IncompleteInput&) {
     out.end = ChunkEnd::unsafe;
     return;
+  } catch (const std::bad_alloc&) {
+    throw allocation_failure({"", "", scanner.position()});
   }
-  give_back_excess(out.segment.cells);
-  give_back_excess(out.segment.rows);
   out.closed_names = scanner.closed_assumed();
   if (final) {
     out.end = ChunkEnd::complete;

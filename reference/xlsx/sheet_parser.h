@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "docconform/xlsx/workbook.h"
+#include "load_budgets.h"
 #include "relationship_use.h"
 #include "xml_scanner.h"
 #include "xml_text.h"
@@ -94,7 +95,11 @@ struct ChunkResult {
   std::vector<RelationshipUse> table_ids;    // r:id of <tablePart>
   std::vector<RelationshipUse> drawing_ids;  // r:id of <drawing>
   std::uint64_t shared_string_bound = 0; // 1 + the highest shared string index read (0: none)
+  Growth memory, cells;  // charged to the load's budgets (released when the result is dropped)
 };
+
+// Gives back what a dropped result charged to the load's budgets.
+void release(ChunkResult& result, LoadBudgets* budgets);
 
 struct SheetParseContext {
   // The shared string table's size, for index checks; unknown while the table is still being
@@ -103,11 +108,13 @@ struct SheetParseContext {
   ScanLimits limits;
   std::uint64_t max_row_bytes = Limits{}.max_row_bytes;
   bool shortcut = true;  // plain cells read whole by XmlScanner::try_simple_element
+  LoadBudgets* budgets = nullptr;  // charged for the model as it is built (none: not counted)
 };
 
 // Parses data (offset base in the part) starting as start says. previous_row is the row number
 // before the chunk when known (0 = before the first row); unknown makes leading implicit rows
-// relative. final says whether the data ends the part. Errors carry the offset in the part.
+// relative. final says whether the data ends the part. Errors carry the offset in the part (a
+// failed allocation is a limit error at the scan position).
 void parse_sheet_chunk(const std::uint8_t* data, std::size_t size, std::uint64_t base, ChunkStart start,
                        std::optional<std::uint32_t> previous_row, bool final, const SheetParseContext& context,
                        TextCollector& collector, ChunkResult& out);

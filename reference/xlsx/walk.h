@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "docconform/xlsx/workbook.h"
+#include "load_budgets.h"
 #include "package.h"
 #include "xml_scanner.h"
 
@@ -26,11 +27,13 @@ struct WorkbookIndex {
 // Reads _rels/.rels, the workbook part, its rels and styles. The shared strings part comes
 // before styles and sheets in the walk: when a later step fails, that part is read first so
 // that its own error, if any, is the one reported.
-WorkbookIndex index_workbook(const Package& package, const LoadOptions& options);
+// budgets (when given) are charged for the shared strings read there.
+WorkbookIndex index_workbook(const Package& package, const LoadOptions& options, LoadBudgets* budgets = nullptr);
 
 // Reads the shared strings part into out (split into chunks on the pool as options allow).
 // When it is parsed as it inflates, between_reads runs before each read of the part.
 void read_shared_strings_part(const Package& package, const std::string& part, const LoadOptions& options,
-                              SharedStrings& out, const std::function<void()>& between_reads = {});
+                              SharedStrings& out, const std::function<void()>& between_reads = {},
+                              LoadBudgets* budgets = nullptr);
 
 }  // namespace docconform::xlsx

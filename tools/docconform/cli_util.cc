@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "docconform/error.h"
+#include "docconform/output_file.h"
 #include "limit_options.h"
 
 namespace docconform::cli {
@@ -30,12 +31,7 @@ std::string read_file(const std::string& path, std::size_t max_bytes) {
   return std::move(buffer).str();
 }
 
-void write_file(const std::string& path, const std::string& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw Error(ErrorKind::io, {path, "", std::nullopt}, std::string("cannot create: ") + std::strerror(errno));
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (!out) throw Error(ErrorKind::io, {path, "", std::nullopt}, "write failed");
-}
+void write_file(const std::string& path, std::string_view bytes) { write_output_file(path, bytes); }
 
 std::vector<std::string> split(const std::string& text, char separator) {
   std::vector<std::string> parts;
@@ -105,9 +101,36 @@ std::vector<unsigned> parse_thread_list(const std::string& text) {
   return out;
 }
 
-std::string default_root() {
-  if (const char* env = std::getenv("DOCCONFORM_ROOT"); env != nullptr && *env != '\0') return env;
-  return DOCCONFORM_SOURCE_DIR;
+namespace {
+
+bool is_suite_root(const std::filesystem::path& dir) {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(dir / "conformance" / "SPEC.md", ec) &&
+         std::filesystem::is_directory(dir / "golden", ec);
+}
+
+}  // namespace
+
+std::string resolve_root(const std::string& option) {
+  namespace fs = std::filesystem;
+  const auto chosen = [](const std::string& dir, const std::string& how) {
+    if (!is_suite_root(dir)) {
+      throw Error(ErrorKind::usage, {}, how + " names " + dir + ", which holds no conformance/SPEC.md and golden/");
+    }
+    return dir;
+  };
+  if (!option.empty()) return chosen(option, "--root");
+  if (const char* env = std::getenv("DOCCONFORM_ROOT"); env != nullptr && *env != '\0') return chosen(env, "DOCCONFORM_ROOT");
+  std::error_code ec;
+  for (fs::path dir = fs::current_path(ec); !ec && !dir.empty(); dir = dir.parent_path()) {
+    if (is_suite_root(dir)) return dir.string();
+    if (dir == dir.root_path()) break;
+  }
+  const fs::path installed = fs::path(self_executable()).parent_path().parent_path() / "share" / "docconform";
+  if (installed.is_absolute() && is_suite_root(installed)) return installed.string();
+  throw Error(ErrorKind::usage, {},
+              "cannot find the suite's data (conformance/SPEC.md and golden/): give --root DIR or set DOCCONFORM_ROOT; "
+              "it is not in the current directory or above it, nor in " + installed.string());
 }
 
 std::string self_executable() {

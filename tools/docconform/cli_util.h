@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace docconform::cli {
@@ -11,7 +12,9 @@ namespace docconform::cli {
 // Reads a whole file; throws docconform::Error naming the path on failure, and Error(limit)
 // before reading anything when the file is larger than max_bytes.
 std::string read_file(const std::string& path, std::size_t max_bytes = SIZE_MAX);
-void write_file(const std::string& path, const std::string& bytes);
+// The whole content of an output file, written as docconform/output_file.h says ("-" is
+// standard output).
+void write_file(const std::string& path, std::string_view bytes);
 
 // Parses "C3 28", "c328" or "0xC3,0x28" into bytes; throws Error(usage) on bad digits.
 std::string parse_hex_bytes(const std::string& text);
@@ -30,9 +33,16 @@ struct TsvRow {
 };
 std::vector<TsvRow> read_tsv(const std::string& path);
 
-// The repository root (for conformance/ and golden/): --root, else $DOCCONFORM_ROOT, else the
-// source tree the binary was built from.
-std::string default_root();
+// The root of the suite's data (conformance/, golden/), first found of: `option` (--root) when
+// not empty, $DOCCONFORM_ROOT when set, the nearest directory at or above the current one that
+// holds a checkout of the suite (conformance/SPEC.md and golden/), the installed data beside the
+// program (<prefix>/share/docconform for <prefix>/bin/<program>). Throws Error(usage) naming
+// what was tried when none is found, or when the option or the variable names a directory
+// that is not the suite's.
+std::string resolve_root(const std::string& option);
+inline constexpr const char* root_option_help =
+    "The suite's data (conformance/, golden/); default: $DOCCONFORM_ROOT, else the checkout around the current "
+    "directory, else <prefix>/share/docconform";
 
 // text as a JSON string literal, quotes included (bytes that are not UTF-8 become U+FFFD).
 std::string json_quoted(const std::string& text);

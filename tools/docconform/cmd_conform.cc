@@ -29,11 +29,10 @@ struct DraftOptions {
 
 void add_conform_commands(CommandGroups& groups) {
   auto options = std::make_shared<ConformOptions>();
-  options->run.root = default_root();
   auto* conform = groups.app.add_subcommand("conform", "Run the conformance suite over implementations");
   conform->require_subcommand(1);
   auto* run = conform->add_subcommand("run", "Run cases through adapters, compare with golden/, report and gate");
-  run->add_option("--root", options->run.root, "Repository root holding conformance/ and golden/")->capture_default_str();
+  run->add_option("--root", options->run.root, root_option_help);
   run->add_option("--format", options->run.formats, "Only these formats (repeatable)");
   run->add_option("--impl", options->run.impls, "Only these implementations (repeatable; see conformance/adapters/ADAPTERS.tsv)");
   run->add_option("--adapters", options->run.adapter_files,
@@ -61,6 +60,7 @@ void add_conform_commands(CommandGroups& groups) {
   run->add_option("--large-memory-mb", options->run.large_limits.memory_mb, "Address-space cap per large run in MiB (0 = none)")
       ->capture_default_str();
   run->callback([options] {
+    options->run.root = resolve_root(options->run.root);
     options->run.docconform_binary = self_executable();
     const RunReport report = run_conformance(options->run);
     print_summary(report);

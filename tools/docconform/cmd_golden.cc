@@ -14,6 +14,7 @@
 #include "conform_report.h"
 #include "conform_runner.h"
 #include "docconform/error.h"
+#include "docconform/sha256.h"
 #include "golden_ledger.h"
 
 namespace docconform::cli {
@@ -22,7 +23,7 @@ namespace {
 namespace fs = std::filesystem;
 
 struct GoldenOptions {
-  std::string root = default_root();
+  std::string root;  // --root; resolved when the command runs
   std::vector<std::string> formats;
   bool require_consensus = false;
   bool consensus = true;
@@ -125,6 +126,32 @@ int check_consensus(const GoldenOptions& options, const std::string& format) {
   return options.require_consensus && unconfirmed > 0 ? 1 : 0;
 }
 
+// The readable dumps beside a ledger: each digest entry's dump must hash to that digest (an empty
+// or truncated dump must not pass for the real one), and nothing else may be there.
+std::vector<std::string> readable_dump_problems(const std::string& root, const std::string& format, const GoldenLedger& ledger) {
+  std::vector<std::string> problems;
+  for (const auto& [name, expectation] : ledger.entries) {
+    const std::string path = golden_dump_path(root, format, name);
+    const bool exists = fs::exists(path);
+    if (expectation == "rejected") {
+      if (exists) problems.push_back(name + ": a rejected case has a readable dump, " + path);
+    } else if (!exists) {
+      problems.push_back(name + ": no readable dump " + path);
+    } else if ("sha256:" + sha256_hex(read_file(path)) != expectation) {
+      problems.push_back(name + ": the readable dump " + path + " does not hash to the ledger's " + expectation);
+    }
+  }
+  const fs::path dir = fs::path(root) / "golden" / format;
+  if (fs::is_directory(dir)) {
+    for (const auto& entry : fs::directory_iterator(dir)) {
+      const std::string file = entry.path().filename().string();
+      const std::string name = file.size() > 5 && file.ends_with(".dump") ? file.substr(0, file.size() - 5) : "";
+      if (!ledger.entries.count(name)) problems.push_back(file + ": a file in golden/" + format + "/ without a ledger entry");
+    }
+  }
+  return problems;
+}
+
 int check(const GoldenOptions& options) {
   RunOptions run;
   run.root = options.root;
@@ -146,6 +173,10 @@ int check(const GoldenOptions& options) {
         std::cout << "FAIL " << format.name << "/" << name << ": golden entry without a case file\n";
         failed = 1;
       }
+    }
+    for (const std::string& problem : readable_dump_problems(options.root, format.name, ledger)) {
+      std::cout << "FAIL " << format.name << "/" << problem << "\n";
+      failed = 1;
     }
     if (!ledger.entries.empty() && check_consensus(options, format.name) != 0) failed = 1;
   }
@@ -183,6 +214,13 @@ void update(const GoldenOptions& options) {
         fs::remove(readable);
       }
     }
+    // The readable dumps of cases that are gone.
+    if (const fs::path dir = root / "golden" / format.name; fs::is_directory(dir)) {
+      for (const auto& entry : fs::directory_iterator(dir)) {
+        const std::string file = entry.path().filename().string();
+        if (file.ends_with(".dump") && !fresh.entries.count(file.substr(0, file.size() - 5))) fs::remove(entry.path());
+      }
+    }
     if (fresh.entries.empty() && ledger.entries.empty()) continue;
     write_ledger(ledger_path.string(), fresh);
     std::cout << format.name << ": " << fresh.entries.size() << " entries, " << changed
@@ -199,8 +237,7 @@ void add_golden_commands(CommandGroups& groups) {
   golden->require_subcommand(1);
   for (auto* command : {golden->add_subcommand("check", "Compare the reference's dumps with golden/ (non-zero exit on mismatch)"),
                         golden->add_subcommand("update", "Recompute golden/ from the reference (review the diff)")}) {
-    command->add_option("--root", options->root, "Repository root holding conformance/ and golden/")
-        ->capture_default_str();
+    command->add_option("--root", options->root, root_option_help);
     command->add_option("--format", options->formats, "Only these formats (repeatable)");
   }
   golden->get_subcommand("check")->add_flag("--require-consensus", options->require_consensus,
@@ -208,9 +245,13 @@ void add_golden_commands(CommandGroups& groups) {
   golden->get_subcommand("update")->add_flag("!--no-consensus", options->consensus,
                                              "Do not run the other implementations to record agreement");
   golden->get_subcommand("check")->callback([options] {
+    options->root = resolve_root(options->root);
     if (const int status = check(*options); status != 0) throw CLI::RuntimeError(status);
   });
-  golden->get_subcommand("update")->callback([options] { update(*options); });
+  golden->get_subcommand("update")->callback([options] {
+    options->root = resolve_root(options->root);
+    update(*options);
+  });
 }
 
 }  // namespace docconform::cli

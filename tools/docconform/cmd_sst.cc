@@ -6,6 +6,7 @@
 #include "cli_util.h"
 #include "commands.h"
 #include "docconform/error.h"
+#include "docconform/output_limit.h"
 #include "docconform/sha256.h"
 #include "docconform/sst/generate.h"
 #include "docconform/sst/reader.h"
@@ -24,19 +25,15 @@ SstTable load_strings(const std::string& path) {
   return parse_strings_jsonl(read_file(path), path);
 }
 
-LimitOptions<Limits> sst_limit_options() {
-  return LimitOptions<Limits>({{"max_strings", &Limits::max_strings},
-                               {"max_ext_rst_bytes", &Limits::max_ext_rst_bytes},
-                               {"max_runs", &Limits::max_runs},
-                               {"max_stream_bytes", &Limits::max_stream_bytes}});
-}
-
-std::string dump_file(const std::string& path, const Limits& limits) {
+std::string dump_file(const std::string& path, const LimitOptions<Limits>& limits) {
+  std::string text;
   try {
-    return sst_dump(read_file(path), limits, path);
+    text = sst_dump(read_file(path), limits.limits(), path);
   } catch (const Error& e) {
     throw e.with_file(path);
   }
+  check_output_bytes(limits.output_limits(), path, text.size());
+  return text;
 }
 
 void add_gen(CommandGroups& groups) {
@@ -91,7 +88,7 @@ void add_sst(CommandGroups& groups) {
       auto sink = make_memory_sink();
       write_sst(writer, table, *sink);
       sink->finish();
-      write_file(w->out, std::string(sink->bytes()));
+      write_file(w->out, sink->bytes());
     } else {
       auto sink = make_file_sink(kind, w->out);
       write_sst(writer, table, *sink);
@@ -102,7 +99,7 @@ void add_sst(CommandGroups& groups) {
   struct DumpOptions {
     std::string file;
     bool check_extsst = false;
-    LimitOptions<Limits> limits = sst_limit_options();
+    LimitOptions<Limits> limits;
   };
   auto d = std::make_shared<DumpOptions>();
   auto* dump = sst->add_subcommand("dump", "Print the string list of a .xls or raw SST record file (canonical dump)");
@@ -111,14 +108,16 @@ void add_sst(CommandGroups& groups) {
   d->limits.add_to(dump);
   dump->callback([d] {
     if (!d->check_extsst) {
-      std::cout << dump_file(d->file, d->limits.limits());
+      write_file("-", dump_file(d->file, d->limits));
       return;
     }
     ReadOptions options;
     options.label = d->file;
     options.limits = d->limits.limits();
     const SstFile file = read_sst_file(read_file(d->file), options);
-    std::cout << sst_dump_table(file.table);
+    const std::string text = sst_dump_table(file.table);
+    check_output_bytes(d->limits.output_limits(), d->file, text.size());
+    write_file("-", text);
     if (!file.extsst) throw Error(ErrorKind::format, {d->file, "EXTSST", std::nullopt}, "no EXTSST record");
     const auto problems = check_extsst(*file.extsst, file.string_starts);
     for (const auto& problem : problems) std::cerr << "extsst: " << problem << "\n";
@@ -154,8 +153,6 @@ void add_xls(CommandGroups& groups) {
 
 }  // namespace
 
-void add_bench_sst(CommandGroups& groups);
-
 void add_sst_commands(CommandGroups& groups) {
   add_gen(groups);
   add_sst(groups);
@@ -163,20 +160,20 @@ void add_sst_commands(CommandGroups& groups) {
 
   struct FileOptions {
     std::string path;
-    LimitOptions<Limits> limits = sst_limit_options();
+    LimitOptions<Limits> limits;
   };
   auto dump_options = std::make_shared<FileOptions>();
   auto* dump = groups.dump.add_subcommand("sst", "Canonical string list of a .xls or raw SST record file");
   dump->add_option("file", dump_options->path, "Input file")->required();
   dump_options->limits.add_to(dump);
-  dump->callback([dump_options] { std::cout << dump_file(dump_options->path, dump_options->limits.limits()); });
+  dump->callback([dump_options] { write_file("-", dump_file(dump_options->path, dump_options->limits)); });
 
   auto digest_options = std::make_shared<FileOptions>();
   auto* digest = groups.digest.add_subcommand("sst", "SHA-256 of the sst canonical dump of a file");
   digest->add_option("file", digest_options->path, "Input file")->required();
   digest_options->limits.add_to(digest);
   digest->callback([digest_options] {
-    std::cout << sha256_hex(dump_file(digest_options->path, digest_options->limits.limits())) << "\n";
+    std::cout << sha256_hex(dump_file(digest_options->path, digest_options->limits)) << "\n";
   });
 
   // sstw: the reference writer judged by the reference reader (conformance/SPEC.md, format sstw).
@@ -201,8 +198,6 @@ void add_sst_commands(CommandGroups& groups) {
       std::cout << (wants_digest ? sha256_hex(text) + "\n" : text);
     });
   }
-
-  add_bench_sst(groups);
 }
 
 }  // namespace docconform::cli

@@ -1,30 +1,23 @@
-// xlsx subcommands: dump, digest, gen and bench (bench lives in xlsx_bench.cc).
+// xlsx subcommands: dump, digest and gen.
 #include <iostream>
 #include <memory>
 
 #include "cli_util.h"
 #include "commands.h"
+#include "docconform/output_file.h"
+#include "docconform/output_limit.h"
+#include "docconform/sha256.h"
 #include "docconform/xlsx/dump.h"
 #include "docconform/xlsx/generator.h"
 #include "docconform/xlsx/workbook.h"
 #include "limit_options.h"
-#include "xlsx_bench.h"
 
 namespace docconform::cli {
 namespace {
 
-std::vector<LimitField<xlsx::Limits>> xlsx_limit_fields() {
-  using L = xlsx::Limits;
-  return {{"inflate_ratio", &L::inflate_ratio},     {"inflate_floor", &L::inflate_floor},
-          {"inflate_cap", &L::inflate_cap},         {"max_part_bytes", &L::max_part_bytes},
-          {"max_depth", &L::max_depth},             {"max_token_bytes", &L::max_token_bytes},
-          {"max_row_bytes", &L::max_row_bytes},     {"max_sheets", &L::max_sheets},
-          {"max_zip_entries", &L::max_zip_entries}};
-}
-
 struct LoadFlags {
   std::string file;
-  LimitOptions<xlsx::Limits> limits{xlsx_limit_fields()};
+  LimitOptions<xlsx::Limits> limits;
   unsigned threads = 0;
   bool serial = false;
   bool no_shortcut = false;
@@ -63,7 +56,9 @@ void add_xlsx_commands(CommandGroups& groups) {
   add_load_flags(dump, *dump_flags);
   dump->callback([dump_flags] {
     const auto wb = xlsx::load_workbook_file(dump_flags->file, dump_flags->options());
-    xlsx::write_dump(wb, [](std::string_view piece) { std::cout.write(piece.data(), static_cast<std::streamsize>(piece.size())); });
+    OutputFile out("-");
+    xlsx::write_dump(wb, bounded_sink(dump_flags->limits.output_limits(), dump_flags->file, [&](std::string_view piece) { out.write(piece); }));
+    out.commit();
   });
 
   auto digest_flags = std::make_shared<LoadFlags>();
@@ -71,7 +66,9 @@ void add_xlsx_commands(CommandGroups& groups) {
   add_load_flags(digest, *digest_flags);
   digest->callback([digest_flags] {
     const auto wb = xlsx::load_workbook_file(digest_flags->file, digest_flags->options());
-    std::cout << xlsx::dump_sha256(wb) << "\n";
+    Sha256 hash;
+    xlsx::write_dump(wb, bounded_sink(digest_flags->limits.output_limits(), digest_flags->file, [&](std::string_view piece) { hash.update(piece); }));
+    std::cout << hash.final_hex() << "\n";
   });
 
   auto gen = std::make_shared<xlsx::GenOptions>();
@@ -94,8 +91,6 @@ void add_xlsx_commands(CommandGroups& groups) {
     gen->extras = !*no_extras;
     write_file(*out, xlsx::generate_workbook(*gen));
   });
-
-  add_xlsx_bench_command(groups);
 }
 
 }  // namespace docconform::cli

@@ -10,7 +10,6 @@ struct CommandGroups {
   CLI::App& dump;    // dump <format> FILE: the canonical dump on stdout
   CLI::App& digest;  // digest <format> FILE: SHA-256 of the canonical dump
   CLI::App& gen;     // gen <format> ...: deterministic synthetic inputs
-  CLI::App& bench;   // bench <format> ...: measurements, --json for machines
 };
 
 void add_version_commands(CommandGroups& groups);

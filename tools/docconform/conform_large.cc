@@ -25,19 +25,18 @@ std::vector<std::string> recipe_steps(const std::string& recipe) {
   return steps;
 }
 
-// Runs the recipe into "<path>.part" and renames it, so an interrupted run never leaves a
-// truncated case behind; the stamp is written last.
+// Runs the recipe (each step's output appears complete or not at all), then writes the stamp:
+// an interrupted run is generated again.
 void generate(const std::string& path, const std::string& recipe, const RunOptions& options) {
   const std::string stamp = path + ".recipe";
   if (fs::exists(path) && fs::exists(stamp) && read_file(stamp) == recipe + "\n") return;
   fs::remove(stamp);
-  const std::string partial = path + ".part";
   if (options.progress) std::cerr << "conform: generating " << path << "\n";
   const ProcessLimits limits{3600, 0, 1 << 20};
   for (const std::string& step : recipe_steps(recipe)) {
     std::vector<std::string> argv{options.docconform_binary};
     for (std::string word : split(step, ' ')) {
-      replace_all(word, "{out}", partial);
+      replace_all(word, "{out}", path);
       replace_all(word, "{dir}", fs::path(path).parent_path().string());
       argv.push_back(word);
     }
@@ -46,7 +45,6 @@ void generate(const std::string& path, const std::string& recipe, const RunOptio
       throw Error(ErrorKind::io, {path, "", std::nullopt}, "generating it with `docconform " + step + "` failed: " + p.err);
     }
   }
-  fs::rename(partial, path);
   write_file(stamp, recipe + "\n");
 }
 

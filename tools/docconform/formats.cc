@@ -1,6 +1,7 @@
 #include "formats.h"
 
 #include "cli_util.h"
+#include "docconform/output_limit.h"
 #include "docconform/pdf/dump.h"
 #include "docconform/sst/xls.h"
 #include "docconform/utf8_dump.h"
@@ -9,12 +10,18 @@
 
 namespace docconform::cli {
 
-const std::vector<DumpFormat>& dump_formats() {
-  static const std::vector<DumpFormat> formats = {
+namespace {
+
+std::vector<DumpFormat> unbounded_formats() {
+  return {
       {"utf8", {".bin"},
        [](const std::string& path, const DumpSink& sink, PhaseLog*) { sink(utf8_dump(read_file(path, Utf8DumpLimits{}.max_input_bytes))); },
        "utf8"},
-      {"pdf", {".pdf"}, [](const std::string& path, const DumpSink& sink, PhaseLog*) { pdf::write_pdf_dump_file(path, {}, 2, {}, sink); },
+      {"pdf", {".pdf"},
+       [](const std::string& path, const DumpSink& sink, PhaseLog* phases) {
+         if (phases != nullptr) phases->push_back(time_pdf_objects(path));
+         pdf::write_pdf_dump_file(path, {}, 2, {}, sink);
+       },
        "pdf"},
       {"pdf3", {".pdf"}, [](const std::string& path, const DumpSink& sink, PhaseLog*) { pdf::write_pdf_dump_file(path, {}, 3, {}, sink); },
        "pdf --level 3"},
@@ -26,8 +33,27 @@ const std::vector<DumpFormat>& dump_formats() {
        },
        "sstw", true},
       {"xlsx", {".xlsx", ".xlsm"},
-       [](const std::string& path, const DumpSink& sink, PhaseLog*) { xlsx::write_dump(xlsx::load_workbook_file(path), sink); }, "xlsx"},
+       [](const std::string& path, const DumpSink& sink, PhaseLog* phases) {
+         if (phases != nullptr) phases->push_back(time_xlsx_load(path));
+         xlsx::write_dump(xlsx::load_workbook_file(path), sink);
+       },
+       "xlsx"},
   };
+}
+
+}  // namespace
+
+const std::vector<DumpFormat>& dump_formats() {
+  // Every dump of the suite, printed, hashed or kept, stops at the default max_output_bytes.
+  static const std::vector<DumpFormat> formats = [] {
+    std::vector<DumpFormat> bounded = unbounded_formats();
+    for (DumpFormat& format : bounded) {
+      format.write = [write = std::move(format.write)](const std::string& path, const DumpSink& sink, PhaseLog* phases) {
+        write(path, bounded_sink(OutputLimits{}, path, sink), phases);
+      };
+    }
+    return bounded;
+  }();
   return formats;
 }
 

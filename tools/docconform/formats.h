@@ -7,21 +7,22 @@
 #include <string_view>
 #include <vector>
 
+#include "docconform/output_limit.h"
 #include "phases.h"
 
 namespace docconform::cli {
 
-using DumpSink = std::function<void(std::string_view)>;
 
 struct DumpFormat {
   std::string name;                     // utf8, xlsx, pdf, pdf3, sst, sstw
   std::vector<std::string> extensions;  // case file extensions, e.g. ".bin"
-  // Writes the dump with default options in pieces to the sink; throws Error (possibly after
-  // some pieces, so a caller that keeps the text discards it on error). With a log, also times
-  // the format's phases (none for most formats; sst_serialize for sstw).
+  // Writes the dump with default options (max_output_bytes included) in pieces to the sink;
+  // throws Error (possibly after some pieces, so a caller that keeps the text discards it on
+  // error). With a log, also times the format's phases (conformance/SPEC.md section 2: sstw
+  // sst_serialize, xlsx xlsx_load, pdf pdf_objects).
   std::function<void(const std::string& path, const DumpSink& sink, PhaseLog* phases)> write;
   std::string cli_dump = name;  // the same dump from the CLI: `docconform dump <cli_dump> FILE`
-  bool timed_phases = false;     // whether the format defines phases (conformance/SPEC.md section 2)
+  bool timed_phases = false;     // whether the conformance runner times the format's phases (SPEC section 2)
 };
 
 const std::vector<DumpFormat>& dump_formats();

@@ -1,14 +1,20 @@
 #include "phases.h"
 
+#include <algorithm>
 #include <cmath>
-#include <fstream>
+#include <filesystem>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "cli_util.h"
 #include "docconform/error.h"
+#include "docconform/pdf/document.h"
+#include "docconform/pdf/source.h"
+#include "docconform/pdf/sweep.h"
 #include "docconform/sst/sink.h"
 #include "docconform/sst/xls.h"
+#include "docconform/xlsx/workbook.h"
 #include "run_timing.h"
 
 namespace docconform::cli {
@@ -22,7 +28,17 @@ bool valid_phase_name(const std::string& name) {
   return true;
 }
 
+bool valid_digest(const std::string& word) {
+  if (word.size() != 7 + 64 || word.rfind("sha256:", 0) != 0) return false;
+  return std::all_of(word.begin() + 7, word.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+}
+
 }  // namespace
+
+const PhaseTime* find_phase(const PhaseLog& phases, const std::string& name) {
+  const auto found = std::find_if(phases.begin(), phases.end(), [&](const PhaseTime& p) { return p.name == name; });
+  return found == phases.end() ? nullptr : &*found;
+}
 
 PhaseLog read_phase_file(const std::string& path) {
   PhaseLog phases;
@@ -33,7 +49,8 @@ PhaseLog read_phase_file(const std::string& path) {
     if (line.empty()) continue;
     const std::vector<std::string> words = split(line, ' ');
     PhaseTime phase;
-    bool ok = words.size() == 3 && valid_phase_name(words[0]);
+    bool ok = (words.size() == 3 || (words.size() == 4 && valid_digest(words[3]))) && valid_phase_name(words[0]);
+    if (ok && words.size() == 4) phase.sha256 = words[3].substr(7);
     if (ok) {
       phase.name = words[0];
       try {
@@ -49,7 +66,7 @@ PhaseLog read_phase_file(const std::string& path) {
     }
     if (!ok) {
       throw Error(ErrorKind::format, {path, "line " + std::to_string(line_number), std::nullopt},
-                  "a phase line is `<phase> <seconds> <bytes>`, not `" + line.substr(0, 80) + "`");
+                  "a phase line is `<phase> <seconds> <bytes> [sha256:<hex>]`, not `" + line.substr(0, 80) + "`");
     }
     phases.push_back(phase);
   }
@@ -57,9 +74,14 @@ PhaseLog read_phase_file(const std::string& path) {
 }
 
 void append_phase_file(const std::string& path, const PhaseLog& phases) {
-  std::ofstream out(path, std::ios::app);
-  for (const PhaseTime& phase : phases) out << phase.name << ' ' << phase.seconds << ' ' << phase.bytes << '\n';
-  if (!out) throw Error(ErrorKind::io, {path, "", std::nullopt}, "cannot write the phase file");
+  std::ostringstream lines;
+  if (std::filesystem::exists(path)) lines << read_file(path);
+  for (const PhaseTime& phase : phases) {
+    lines << phase.name << ' ' << phase.seconds << ' ' << phase.bytes;
+    if (!phase.sha256.empty()) lines << " sha256:" << phase.sha256;
+    lines << '\n';
+  }
+  write_file(path, lines.str());
 }
 
 std::string phase_timing_text() {
@@ -68,18 +90,43 @@ std::string phase_timing_text() {
   return text.str();
 }
 
-PhaseTime time_sst_serialization(const sst::SstTable& table, sst::WriterKind writer) {
-  // Each run writes into a new sink, as `bench sst` does; the previous one is released off the clock.
-  std::unique_ptr<sst::MemorySink> previous;
+PhaseTime time_phase(const std::string& name, const std::function<void()>& prepare,
+                     const std::function<std::uint64_t()>& body) {
   std::uint64_t bytes = 0;
   const Repeats repeats{phase_min_runs, phase_min_seconds, phase_max_runs};
-  const auto [wall, cpu] = time_runs(repeats, [&] { previous.reset(); }, [&] {
+  const auto [wall, cpu] = time_runs(repeats, prepare, [&] { bytes = body(); });
+  return {name, wall.median, bytes, {}};
+}
+
+PhaseTime time_sst_serialization(const sst::SstTable& table, sst::WriterKind writer) {
+  // Each run writes into a new sink, as `docconform-bench sst` does; the previous one is
+  // released off the clock.
+  std::unique_ptr<sst::MemorySink> previous;
+  return time_phase("sst_serialize", [&] { previous.reset(); }, [&] {
     auto sink = sst::make_memory_sink();
-    bytes = sst::write_sst(writer, table, *sink).bytes;
+    const std::uint64_t bytes = sst::write_sst(writer, table, *sink).bytes;
     sink->finish();
     previous = std::move(sink);
+    return bytes;
   });
-  return {"sst_serialize", wall.median, bytes};
+}
+
+PhaseTime time_xlsx_load(const std::string& path) {
+  const std::string bytes = read_file(path);
+  std::optional<xlsx::Workbook> previous;
+  return time_phase("xlsx_load", [&] { previous.reset(); }, [&] {
+    previous.emplace(xlsx::load_workbook(bytes, xlsx::LoadOptions{}, path));
+    return bytes.size();
+  });
+}
+
+PhaseTime time_pdf_objects(const std::string& path) {
+  return time_phase("pdf_objects", [] {}, [&] {
+    const auto source = pdf::open_source(path, pdf::SourceOptions{});
+    pdf::Document document(*source);
+    pdf::sweep_objects(document, 0);
+    return source->size();
+  });
 }
 
 std::string written_sst_dump_timed(const std::string& path, sst::WriterKind writer, PhaseLog* phases) {

@@ -2,7 +2,6 @@
 // timings share.
 #pragma once
 
-#include <sys/resource.h>
 #include <time.h>
 
 #include <algorithm>
@@ -28,18 +27,6 @@ inline double process_cpu_seconds() {
   timespec ts{};
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
-// This process's page faults so far, every thread's. A mapped file is read by page faults:
-// kernel transitions no explicit call counts (minor when the page is cached, major when it is read).
-struct PageFaults {
-  long minor = 0, major = 0;
-};
-
-inline PageFaults page_faults() {
-  rusage usage{};
-  ::getrusage(RUSAGE_SELF, &usage);
-  return {usage.ru_minflt, usage.ru_majflt};
 }
 
 // One timed run of body(): wall-clock and CPU seconds.

@@ -5,7 +5,7 @@
 
 #include <chrono>
 
-#include "docconform/alloc_counter.h"
+#include "alloc_counter.h"
 #include "docconform/error.h"
 #include "docconform/pdf/generate.h"
 #include "pdf_test_util.h"
@@ -100,6 +100,24 @@ TEST(BadInput, AbsurdWAndSize) {
   EXPECT_NE(e.message().find("ask for more"), std::string::npos);
   EXPECT_LT((docconform::alloc_snapshot() - before).total_bytes(), 1u << 20);
   EXPECT_EQ(rejected(xref_stream_with("/Size 2 /W [1 4 2] /Index [0 1 1", std::string(14, '\0'))).kind(), ErrorKind::format);
+}
+
+// A classic trailer's /Size is checked as an xref stream's is: an integer >= 0 (present: it is
+// required), and no more objects than max_objects.
+TEST(BadInput, ClassicTrailerSizeIsCheckedLikeAnXrefStreams) {
+  const std::string good = classic_pdf(one_page());
+  for (const char* size : {"-1", "18446744073709551616", "4.5", "(4)"}) {
+    const Error e = rejected(replace(good, "/Size 4", std::string("/Size ") + size));
+    EXPECT_EQ(e.kind(), ErrorKind::format) << size;
+    EXPECT_EQ(e.context().part, "trailer") << size;
+    EXPECT_EQ(e.context().offset, good.find("<< /Size")) << size;
+    EXPECT_NE(e.message().find("trailer without an integer /Size >= 0"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(rejected(replace(good, "/Size 4", "")).kind(), ErrorKind::format);
+  const Error huge = rejected(replace(good, "/Size 4", "/Size 9000000"));
+  EXPECT_EQ(huge.kind(), ErrorKind::limit);
+  EXPECT_NE(huge.message().find("object number 8999999 exceeds max_objects (8000000)"), std::string::npos) << huge.what();
+  EXPECT_EQ(pdftest::outcome_of([&] { pdftest::dump(replace(good, "/Size 4", "/Size 0")); }), "ok");
 }
 
 std::string objstm_pdf(const std::string& n, const std::string& first, const std::string& content,

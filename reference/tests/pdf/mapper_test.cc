@@ -182,6 +182,29 @@ TEST(ReadSources, TruncationIsAnIoError) {
   }
 }
 
+// Every source, the whole file read at once included, notices at the end of a read that the file
+// changed size meanwhile: what was read from it is then not reported.
+TEST(ReadSources, EverySourceNoticesASizeChangeAtTheEnd) {
+  const std::string bytes = pattern(100000);
+  for (SourceKind kind : {SourceKind::mapped, SourceKind::pread, SourceKind::buffered, SourceKind::whole}) {
+    for (const std::uint64_t new_size : {std::uint64_t{50000}, std::uint64_t{150000}}) {
+      pdftest::TempFile file(bytes, "size_change");
+      SourceOptions options;
+      options.kind = kind;
+      auto source = open_source(file.path(), options);
+      EXPECT_EQ(std::memcmp(source->map(0, 100), bytes.data(), 100), 0);
+      EXPECT_NO_THROW(source->verify_unchanged()) << to_string(kind);
+      ASSERT_EQ(::truncate(file.path().c_str(), static_cast<off_t>(new_size)), 0);
+      try {
+        source->verify_unchanged();
+        ADD_FAILURE() << to_string(kind) << " " << new_size;
+      } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::io) << to_string(kind);
+      }
+    }
+  }
+}
+
 TEST(ReadSources, PreadReadsAtLeastFourKiBPerFetchAndKeepsNothing) {
   const std::string bytes = pattern(100000);
   pdftest::TempFile file(bytes, "pread");

@@ -157,7 +157,8 @@ TEST(XrefStream, EveryPngRowTypeDecodes) {
   // rows 1-2 make a Paeth tie between up and upper-left (left 110, up 80, upper-left 100).
   std::vector<Row> rows = {{0, 0, 65535}, {1, 9, 100 * 256 + 80}, {1, 9, 110 * 256 + 40}};
   for (std::uint64_t k = 1; k <= 400; ++k) rows.push_back({1, (k * 2654435761u) % 5000 + 9, (k * 40503u) % 65536});
-  for (const auto& [colors, columns] : {std::pair{1, 7}, std::pair{7, 1}}) {
+  for (const auto& [colors_value, columns] : {std::pair{1, 7}, std::pair{7, 1}}) {
+    const int colors = colors_value;  // clang 14 cannot capture a structured binding in a lambda
     for (const std::vector<int>& types : {std::vector<int>{0, 1, 2, 3, 4}, {4, 4, 3, 1}, {1}, {3}, {4}}) {
       const std::string out = with_xref_stream(
           "%PDF-1.5\n" + std::string(5100, ' ') + "\n", rows, "",

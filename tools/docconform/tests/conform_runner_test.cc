@@ -454,14 +454,20 @@ TEST_F(ConformPhases, LargeCaseTableComparesEachPhaseWithTheReferences) {
 TEST(PhaseFile, ReadsWhatIsAppendedAndNamesABadLine) {
   const std::string path = (fs::temp_directory_path() / ("docconform-phase-file-" + std::to_string(::getpid()))).string();
   fs::remove(path);
-  append_phase_file(path, {{"sst_serialize", 0.25, 1000}});
-  append_phase_file(path, {{"inflate", 1.5, 7}});
+  const std::string digest(64, 'a');
+  append_phase_file(path, {{"sst_serialize", 0.25, 1000, ""}});
+  append_phase_file(path, {{"inflate", 1.5, 7, digest}});
   const PhaseLog phases = read_phase_file(path);
   ASSERT_EQ(phases.size(), 2u);
   EXPECT_EQ(phases[1].name, "inflate");
+  EXPECT_EQ(phases[1].sha256, digest);
+  EXPECT_EQ(phases[0].sha256, "");
   EXPECT_DOUBLE_EQ(phases[0].seconds, 0.25);
   EXPECT_EQ(phases[0].bytes, 1000u);
-  for (const char* bad : {"sst_serialize 0.1\n", "Bad-Name 0.1 5\n", "x -1 5\n", "x 0.1 -5\n", "x nan 5\n", "x 0.1 5 6\n"}) {
+  EXPECT_EQ(find_phase(phases, "inflate"), &phases[1]);
+  EXPECT_EQ(find_phase(phases, "deflate"), nullptr);
+  for (const char* bad : {"sst_serialize 0.1\n", "Bad-Name 0.1 5\n", "x -1 5\n", "x 0.1 -5\n", "x nan 5\n", "x 0.1 5 6\n",
+                          "x 0.1 5 sha256:ABC\n", "x 0.1 5 md5:0123\n"}) {
     std::ofstream(path) << "ok 0.1 5\n" << bad;
     try {
       read_phase_file(path);

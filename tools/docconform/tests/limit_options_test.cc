@@ -9,8 +9,7 @@ namespace docconform::cli {
 namespace {
 
 LimitOptions<pdf::Limits> parsed(const std::vector<std::string>& argv) {
-  LimitOptions<pdf::Limits> options({{"max_depth", &pdf::Limits::max_depth},
-                                     {"max_stream_decoded", &pdf::Limits::max_stream_decoded}});
+  LimitOptions<pdf::Limits> options;
   CLI::App app;
   options.add_to(&app);
   std::vector<std::string> args(argv.rbegin(), argv.rend());
@@ -27,6 +26,14 @@ TEST(LimitOptions, SetsNamedFieldsOverTheChosenProfile) {
   const pdf::Limits fuzz = parsed({"--fuzz-limits", "--limit", "max_depth=9"}).limits();
   EXPECT_EQ(fuzz.max_depth, 9u);
   EXPECT_EQ(fuzz.max_objects, pdf::Limits::fuzz().max_objects);
+}
+
+TEST(LimitOptions, MaxOutputBytesSetsTheOutputLimitBesideTheComponents) {
+  EXPECT_EQ(parsed({}).output_limits().max_output_bytes, OutputLimits{}.max_output_bytes);
+  EXPECT_EQ(parsed({"--fuzz-limits"}).output_limits().max_output_bytes, OutputLimits::fuzz().max_output_bytes);
+  const LimitOptions<pdf::Limits> options = parsed({"--limit", "max_output_bytes=16M", "--limit", "max_depth=7"});
+  EXPECT_EQ(options.output_limits().max_output_bytes, 16u << 20);
+  EXPECT_EQ(options.limits().max_depth, 7u);
 }
 
 TEST(LimitOptions, UnknownNamesAndBadValuesAreUsageErrors) {

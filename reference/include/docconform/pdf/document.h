@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "docconform/budget.h"
 #include "docconform/pdf/limits.h"
 #include "docconform/pdf/object.h"
 #include "docconform/pdf/source.h"
@@ -96,6 +97,11 @@ class Document {
 
   ByteSource& source() { return source_; }
   const Limits& limits() const { return limits_; }
+  // The load's memory budget (Limits::max_memory), shared by every reader of the document.
+  Budget& memory() { return *memory_; }
+  // Frees the decoded object streams this reader keeps and the objects it last parsed (their
+  // charge to memory() with them); what it reads next is read again.
+  void drop_caches();
   const ReaderStats& stats() const { return stats_; }
   // The in-use object numbers ordered by where their bytes are: an object's own offset, or its
   // object stream's offset then its index. Visiting objects in this order sweeps the file
@@ -111,6 +117,7 @@ class Document {
 
   ByteSource& source_;
   Limits limits_;
+  std::shared_ptr<Budget> memory_;
   std::string header_version_;
   std::uint64_t header_offset_ = 0;
   std::uint64_t startxref_ = 0;

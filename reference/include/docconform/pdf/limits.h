@@ -9,12 +9,18 @@ struct Limits {
   std::uint32_t max_objects = 8'000'000;        // highest object number + 1 (/Size, xref entries)
   std::uint32_t max_depth = 200;                 // array/dict nesting, page-tree depth, ref chains
   std::uint64_t max_object_bytes = 64ull << 20;  // syntax of one object (stream data excluded)
+  std::uint32_t max_container_elements = 1'000'000;  // elements of one array, entries of one dictionary
   std::uint64_t max_stream_decoded = 64ull << 20;  // decoded size of one xref or object stream
   std::uint64_t inflate_ratio = 1000;  // decoded/encoded, enforced once decoded exceeds 1 MiB
   std::uint32_t max_xref_sections = 100'000;  // sections followed through /Prev and /XRefStm
   std::uint32_t max_objstm_objects = 1'000'000;  // /N of one object stream
   std::uint64_t startxref_tail = 1024;           // bytes before EOF searched for startxref
-  std::uint32_t objstm_cache = 8;                 // decoded object streams kept (cluster cache)
+  std::uint32_t objstm_cache = 8;                 // decoded object streams kept by each reader
+  std::uint64_t objstm_cache_bytes = 128ull << 20;  // their decoded bytes (one is always kept)
+  // Memory one load holds for what grows with the input: the cross-reference table, the objects
+  // each reader is parsing, the page tree walked, the page lines of a level-3 dump. (Decoded
+  // streams are bounded by max_stream_decoded each and the cache limits above.)
+  std::uint64_t max_memory = 2ull << 30;
 
   // A tighter profile for fuzzing: small inputs must not buy large allocations or long loops.
   static Limits fuzz() {
@@ -22,11 +28,32 @@ struct Limits {
     l.max_objects = 100'000;
     l.max_depth = 64;
     l.max_object_bytes = 1ull << 20;
+    l.max_container_elements = 65'536;
     l.max_stream_decoded = 4ull << 20;
     l.inflate_ratio = 200;
     l.max_xref_sections = 200;
     l.max_objstm_objects = 10'000;
+    l.objstm_cache_bytes = 8ull << 20;
+    l.max_memory = 256ull << 20;
     return l;
+  }
+
+  // Calls visit(name, member pointer) for every field, in declaration order: how tools set a
+  // limit by name.
+  template <class Visit>
+  static void for_each_field(Visit&& visit) {
+    visit("max_objects", &Limits::max_objects);
+    visit("max_depth", &Limits::max_depth);
+    visit("max_object_bytes", &Limits::max_object_bytes);
+    visit("max_container_elements", &Limits::max_container_elements);
+    visit("max_stream_decoded", &Limits::max_stream_decoded);
+    visit("inflate_ratio", &Limits::inflate_ratio);
+    visit("max_xref_sections", &Limits::max_xref_sections);
+    visit("max_objstm_objects", &Limits::max_objstm_objects);
+    visit("startxref_tail", &Limits::startxref_tail);
+    visit("objstm_cache", &Limits::objstm_cache);
+    visit("objstm_cache_bytes", &Limits::objstm_cache_bytes);
+    visit("max_memory", &Limits::max_memory);
   }
 };
 

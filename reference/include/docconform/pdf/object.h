@@ -16,9 +16,9 @@ const char* to_string(Kind kind);
 struct Object {
   Kind kind = Kind::null;
   bool boolean = false;
+  std::uint32_t gen = 0;     // generation of a ref (beside kind: one element of a large array is 120 bytes)
   std::int64_t integer = 0;  // integer value, or the object number of a ref
   double real = 0;
-  std::uint32_t gen = 0;  // generation of a ref
   std::string bytes;      // string or name bytes
   std::vector<Object> items;       // array elements, or dict/stream values
   std::vector<std::string> keys;   // dict/stream keys, parallel to items
@@ -32,6 +32,10 @@ struct Object {
   // Sets key (replacing an existing entry) in a dict.
   void set(std::string_view key, Object value);
   void erase(std::string_view key);
+  // The entries of a dict or stream dictionary that count, as indexes into keys/items sorted by
+  // key bytes: of a duplicated key only the last occurrence, and none whose value is null.
+  // O(n log n), where a get() per key would be quadratic.
+  std::vector<std::size_t> live_entries() const;
 
   static Object make_int(std::int64_t value);
   static Object make_name(std::string_view name);

@@ -32,6 +32,12 @@ struct UpdateChanges {
 // offset of the new cross-reference section (the new startxref).
 std::uint64_t write_incremental_update(Document& document, const UpdateChanges& changes, std::ostream& out);
 
+// The same into the file at `path` (docconform/output_file.h: complete or not at all; path may
+// be the document's own file), which must be a regular file or not exist yet (Error(io)
+// otherwise). The result is read back before it is put in place: a file this reader refuses
+// (every object resolved, as a level-3 dump does) is never written; the error names path and why.
+void append_incremental_update(Document& document, const UpdateChanges& changes, const std::string& path);
+
 // Parses PDF syntax for one direct object (the CLI's --object N=TEXT); throws Error(usage).
 Object parse_object_text(const std::string& text);
 

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "docconform/budget.h"
 #include "docconform/sst/model.h"
 
 namespace docconform::sst {
@@ -21,7 +22,8 @@ std::string write_cfb(std::string_view stream, std::u16string_view name = u"Work
 class CfbReader {
  public:
   // Validates the header and loads the FAT, mini FAT and directory; throws Error naming `label`.
-  CfbReader(std::string_view file, const Limits& limits = {}, std::string label = {});
+  // What it holds (those tables, and each stream read) is charged to memory when given.
+  CfbReader(std::string_view file, const Limits& limits = {}, std::string label = {}, Budget* memory = nullptr);
 
   struct Entry {
     std::u16string name;
@@ -43,10 +45,13 @@ class CfbReader {
   std::uint64_t fat_entry_offset(std::size_t index, bool mini) const;
   std::string_view sector(std::uint32_t id) const;
   [[noreturn]] void fail(const std::string& part, std::uint64_t offset, const std::string& message) const;
+  // Charges bytes held to the memory budget (if any); the error names part and offset.
+  void charge(std::uint64_t bytes, const char* part, std::uint64_t offset) const;
 
   std::string_view file_;
   Limits limits_;
   std::string label_;
+  Budget* memory_;
   std::size_t sector_size_ = 512;
   std::uint32_t sector_count_ = 0;
   std::uint32_t mini_cutoff_ = 4096;

@@ -67,6 +67,8 @@ struct Limits {
   // Code units + 4 x runs + ExtRst bytes and their 4-byte sizes of a whole table: a lower bound
   // of its SST size, whose EXTSST stream positions are 32-bit (and so are the table's offsets).
   std::size_t max_table_bytes = 0xFFFFFFFF;
+  // Memory one read holds: the container's tables, the stream, its records and the strings.
+  std::size_t max_memory = std::size_t{2} << 30;
 
   static Limits fuzz() {
     Limits limits;
@@ -74,7 +76,20 @@ struct Limits {
     limits.max_ext_rst_bytes = 1u << 16;
     limits.max_stream_bytes = 1u << 24;
     limits.max_table_bytes = 1u << 24;
+    limits.max_memory = 256u << 20;
     return limits;
+  }
+
+  // Calls visit(name, member pointer) for every field, in declaration order: how tools set a
+  // limit by name.
+  template <class Visit>
+  static void for_each_field(Visit&& visit) {
+    visit("max_strings", &Limits::max_strings);
+    visit("max_ext_rst_bytes", &Limits::max_ext_rst_bytes);
+    visit("max_runs", &Limits::max_runs);
+    visit("max_stream_bytes", &Limits::max_stream_bytes);
+    visit("max_table_bytes", &Limits::max_table_bytes);
+    visit("max_memory", &Limits::max_memory);
   }
 };
 
@@ -109,6 +124,8 @@ class SstTable {
   // encode it (more than 65,535 code units or runs) or it breaks a limit.
   void append(const SstStringView& s);
   void reserve(std::size_t strings, std::size_t text_units);
+  // The memory a string takes besides its code units, runs and ExtRst (its shape and offsets).
+  static std::size_t bytes_per_string();
 
   // cstTotal: references from cells (informational), at most 2^31-1.
   std::uint32_t total_refs() const { return total_refs_; }

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "docconform/budget.h"
 #include "docconform/sst/model.h"
 
 namespace docconform::sst {
@@ -23,12 +24,15 @@ struct Record {
   std::string_view data;
 };
 
-// Splits a byte stream into records; truncated headers or data are format errors.
-std::vector<Record> split_records(std::string_view stream, const std::string& label = {});
+// Splits a byte stream into records; truncated headers or data are format errors. The list is
+// charged to memory when given.
+std::vector<Record> split_records(std::string_view stream, const std::string& label = {}, Budget* memory = nullptr);
 
 struct ReadOptions {
   Limits limits;
   std::string label;  // file name for error messages
+  // Charged for the records and the strings read (limits.max_memory); none: not counted.
+  Budget* memory = nullptr;
   // Where each string's cch field lies (filled when not null): ib = stream position,
   // cb_offset = offset from the containing record's header.
   std::vector<ExtSstEntry>* string_starts = nullptr;

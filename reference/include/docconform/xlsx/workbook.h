@@ -31,11 +31,34 @@ struct Limits {
   std::uint64_t max_row_bytes = 16 << 20;
   std::uint32_t max_sheets = 10000;
   std::uint64_t max_zip_entries = 65535;  // more needs ZIP64; each opened handle indexes them all
+  std::uint64_t max_cells = 1'000'000'000;         // cells of all worksheets together
+  std::uint64_t max_shared_strings = 100'000'000;  // items of the shared string table
+  // Memory the workbook model takes as it is built: cells, rows, formulas and their text,
+  // shared strings, merged ranges, comments.
+  std::uint64_t max_memory = 4ull << 30;
 
   // Tight limits for fuzzing: small budgets so no input can run long or use much memory.
   static Limits fuzz();
   // The inflate budget for a file of this many bytes.
   std::uint64_t inflate_budget(std::uint64_t file_size) const;
+
+  // Calls visit(name, member pointer) for every field, in declaration order: how tools set a
+  // limit by name.
+  template <class Visit>
+  static void for_each_field(Visit&& visit) {
+    visit("inflate_ratio", &Limits::inflate_ratio);
+    visit("inflate_floor", &Limits::inflate_floor);
+    visit("inflate_cap", &Limits::inflate_cap);
+    visit("max_part_bytes", &Limits::max_part_bytes);
+    visit("max_depth", &Limits::max_depth);
+    visit("max_token_bytes", &Limits::max_token_bytes);
+    visit("max_row_bytes", &Limits::max_row_bytes);
+    visit("max_sheets", &Limits::max_sheets);
+    visit("max_zip_entries", &Limits::max_zip_entries);
+    visit("max_cells", &Limits::max_cells);
+    visit("max_shared_strings", &Limits::max_shared_strings);
+    visit("max_memory", &Limits::max_memory);
+  }
 };
 
 enum class InflateMode : std::uint8_t {
@@ -48,7 +71,7 @@ struct LoadOptions {
   unsigned threads = 0;        // cap on threads; 0 = min(jobs, cores)
   InflateMode inflate = InflateMode::workers;
   // Split sheets at row boundaries into ~this much XML; 0 = never. Small enough that a chunk is
-  // parsed while its inflated bytes are still in cache (measured: 256 KiB-1 MiB beat 4 MiB).
+  // parsed while its inflated bytes are still in cache.
   std::size_t chunk_bytes = 512 << 10;
   // Plain cells and shared strings (<c><v>..</v></c>, <si><t>..</t></si>) read whole by one
   // shortcut instead of token by token; the result is the same (off: for differential tests).

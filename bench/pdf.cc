@@ -1,0 +1,187 @@
+// bench pdf: the indexing pass (open, xref chain, page tree, every object resolved) per byte
+// source and thread count, with its kernel calls, page faults and memory, against zlib alone.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+#include <memory>
+
+#include "cli_util.h"
+#include "bench_commands.h"
+#include "docconform/canonical.h"
+#include "docconform/error.h"
+#include "docconform/pdf/document.h"
+#include "docconform/pdf/source.h"
+#include "docconform/pdf/sweep.h"
+#include "process_stats.h"
+#include "run_timing.h"
+
+namespace docconform::bench {
+namespace {
+
+using namespace docconform::pdf;
+using namespace docconform::cli;
+
+struct BenchOptions {
+  std::string file;
+  std::string sources = "pread,buffered,mapped,whole";
+  std::uint64_t window = SourceOptions{}.window;
+  std::uint64_t granularity = SourceOptions{}.granularity;
+  std::uint64_t buffer = SourceOptions{}.buffer;
+  bool cold = false;
+  bool warm = false;
+  int runs = 3;
+  bool json = false;
+  std::string threads = "1";
+};
+
+void evict(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw Error(ErrorKind::io, {path, "", std::nullopt}, "cannot open to evict the page cache");
+  ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+  ::close(fd);
+}
+
+struct Sample {
+  double seconds = 0;
+  double setup_seconds = 0;  // open (the whole xref chain) and the page walk: serial at any thread count
+  SourceCounts counts;  // the whole pass, every worker's source
+  SweepResult sweep;    // the object sweep alone (after the xref and page-tree walk)
+  std::uint64_t pages = 0;
+  long rss = 0;
+  PageFaults faults;  // the whole pass, every thread
+};
+
+// The indexing pass: open, read the xref chain, walk the page tree, then resolve and parse every
+// object the xref lists, in file order (one forward sweep), on `threads` threads.
+Sample index_once(const std::string& path, const SourceOptions& options, unsigned threads) {
+  Sample s;
+  const PageFaults faults_before = page_faults();
+  const auto start = std::chrono::steady_clock::now();
+  auto source = open_source(path, options);
+  Document document(*source);
+  s.pages = document.page_count();
+  s.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const SourceCounts before = source->counts();
+  s.sweep = sweep_objects(document, threads);
+  s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  s.counts = before;
+  s.counts += s.sweep.counts;
+  s.rss = status_kib("VmRSS");
+  const PageFaults faults_after = page_faults();
+  s.faults = {faults_after.minor - faults_before.minor, faults_after.major - faults_before.major};
+  return s;
+}
+
+// zlib alone, the floor of the warm pass: every object stream inflated once on `threads`
+// threads, the file already in memory and its xref already read. The copy of the file is
+// released before the pass that follows, so the pass's rss_kb is its own.
+double inflate_floor_seconds(const std::string& path, unsigned threads) {
+  const auto source = open_source(path, SourceOptions{SourceKind::whole});
+  Document document(*source);
+  return time_once([&] { inflate_object_streams(document, threads); }).first;
+}
+
+std::string calls_json(const SourceCounts& c) {
+  return "{\"open\":" + std::to_string(c.open) + ",\"fstat\":" + std::to_string(c.fstat) + ",\"map\":" +
+         std::to_string(c.map) + ",\"unmap\":" + std::to_string(c.unmap) + ",\"pread\":" + std::to_string(c.pread) +
+         ",\"total\":" + std::to_string(c.total_calls()) + "}";
+}
+
+void run_bench(const BenchOptions& o) {
+  if (o.cold == o.warm) throw Error(ErrorKind::usage, {}, "bench pdf: give exactly one of --cold or --warm");
+  std::vector<SourceKind> kinds;
+  for (const std::string& name : split(o.sources, ',')) kinds.push_back(parse_source_kind(name));
+  const std::vector<unsigned> thread_counts = parse_thread_list(o.threads);
+
+  // Each timed pass follows a run of the floor on as many threads, so that a pass and its floor
+  // see the same state of the shared host: the ratio is the median of those pairs.
+  std::vector<double> one_thread_floors;
+  std::string out = "{\"file\":";
+  out += json_quoted(o.file);
+  std::string runs_json;
+  std::uint64_t objects = 0, pages = 0, size = 0;
+  for (const SourceKind kind : kinds) {
+    for (const unsigned threads : thread_counts) {
+      SourceOptions options;
+      options.kind = kind;
+      options.window = o.window;
+      options.granularity = o.granularity;
+      options.buffer = o.buffer;
+      std::vector<Sample> samples;
+      std::vector<double> floors, ratios;
+      if (o.warm) index_once(o.file, options, threads);  // bring the file into the page cache
+      for (int r = 0; r < std::max(o.runs, 1); ++r) {
+        floors.push_back(inflate_floor_seconds(o.file, threads));
+        if (o.cold) evict(o.file);
+        samples.push_back(index_once(o.file, options, threads));
+        ratios.push_back(samples.back().seconds / floors.back());
+        std::cerr << "bench pdf: " << to_string(kind) << ", " << threads << " thread(s), run " << r + 1 << ": "
+                  << samples.back().seconds << " s (zlib alone " << floors.back() << " s)\n";
+      }
+      if (threads == 1) one_thread_floors.insert(one_thread_floors.end(), floors.begin(), floors.end());
+      const Sample& first = samples.front();
+      objects = first.sweep.items;
+      pages = first.pages;
+      std::vector<double> times, setup_times;
+      double inflate = 0;
+      for (const auto& s : samples) {
+        times.push_back(s.seconds);
+        setup_times.push_back(s.setup_seconds);
+        inflate += s.sweep.stats.inflate_seconds;
+      }
+      const Stats time = summarize(times);
+      inflate /= static_cast<double>(samples.size());
+      if (!runs_json.empty()) runs_json += ",";
+      runs_json += "{\"source\":\"" + std::string(to_string(kind)) + "\",\"cache\":\"" + (o.cold ? "cold" : "warm") +
+                   "\",\"threads\":" + std::to_string(first.sweep.threads) +
+                   ",\"window_bytes\":" + std::to_string(kind == SourceKind::mapped ? o.window : 0) +
+                   ",\"runs\":" + std::to_string(samples.size()) + ",\"median_s\":" + number_text(time.median) +
+                   ",\"min_s\":" + number_text(time.min) + ",\"max_s\":" + number_text(time.max) +
+                   ",\"setup_s\":" + number_text(summarize(setup_times).median) +
+                   ",\"kernel_calls\":" + calls_json(first.counts) + ",\"sweep_kernel_calls\":" + calls_json(first.sweep.counts) +
+                   ",\"bytes_copied\":" + std::to_string(first.counts.bytes_copied) +
+                   ",\"inflate_s\":" + number_text(inflate) + ",\"inflate_only_s\":" + number_text(summarize(floors).median) +
+                   ",\"vs_inflate_only\":" + number_text(summarize(ratios).median) +
+                   ",\"objstm_inflated\":" + std::to_string(first.sweep.stats.objstm_inflated) +
+                   ",\"rss_kb\":" + std::to_string(first.rss) + ",\"page_faults\":{\"minor\":" +
+                   std::to_string(first.faults.minor) + ",\"major\":" + std::to_string(first.faults.major) + "}}";
+    }
+  }
+  {
+    auto probe = open_source(o.file, SourceOptions{SourceKind::pread});
+    size = probe->size();
+  }
+  while (one_thread_floors.size() < static_cast<std::size_t>(std::max(o.runs, 1))) one_thread_floors.push_back(inflate_floor_seconds(o.file, 1));
+  const double one_thread_floor = summarize(one_thread_floors).median;
+  out += ",\"bytes\":" + std::to_string(size) + ",\"objects\":" + std::to_string(objects) + ",\"pages\":" +
+         std::to_string(pages) + ",\"inflate_only_s\":" + number_text(one_thread_floor) + ",\"runs\":[" + runs_json + "]}\n";
+  if (o.json) {
+    std::cout << out;
+  } else {
+    std::cout << "objects " << objects << ", pages " << pages << ", zlib alone " << one_thread_floor << " s\n" << out;
+  }
+}
+
+}  // namespace
+
+void add_pdf_bench(CLI::App& app) {
+  auto bench_options = std::make_shared<BenchOptions>();
+  auto* bench = app.add_subcommand("pdf", "Indexing pass (xref, page tree, every object) per byte source and thread count");
+  bench->add_option("file", bench_options->file, "PDF file")->required();
+  bench->add_option("--source", bench_options->sources, "Comma-separated sources")->capture_default_str();
+  bench->add_option("--window", bench_options->window, "mapped: view size in bytes")->capture_default_str();
+  bench->add_option("--granularity", bench_options->granularity, "mapped: view alignment")->capture_default_str();
+  bench->add_option("--buffer", bench_options->buffer, "buffered: read-ahead size")->capture_default_str();
+  bench->add_flag("--cold", bench_options->cold, "Evict the file from the page cache before each run (posix_fadvise)");
+  bench->add_flag("--warm", bench_options->warm, "One untimed run first, then timed runs on a cached file");
+  bench->add_option("--runs", bench_options->runs, "Timed runs per source and thread count")->capture_default_str();
+  bench->add_option("--threads", bench_options->threads, "Comma-separated thread counts of the object sweep")
+      ->capture_default_str();
+  bench->add_flag("--json", bench_options->json, "JSON on stdout");
+  bench->callback([bench_options] { run_bench(*bench_options); });
+}
+
+}  // namespace docconform::bench

@@ -1,0 +1,407 @@
+#include "docconform/output_file.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+#include <streambuf>
+#include <vector>
+
+#include "docconform/error.h"
+
+namespace docconform {
+namespace {
+
+constexpr int cleanup_signals[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGXFSZ};
+
+// The temporary files of outputs not yet committed, read by the signal handler: lock-free
+// atomics only. A slot's fields are written while it is `filling` and left alone while `live`.
+enum SlotState : int { free_slot, filling, live };
+struct Slot {
+  std::atomic<int> state{free_slot};
+  pid_t owner = 0;  // a forked child must not remove its parent's files
+  int directory = -1;
+  char name[NAME_MAX + 1] = {};
+};
+constexpr std::size_t slot_count = 256;
+Slot slots[slot_count];
+
+Slot* claim_slot(int directory, const std::string& name) {
+  for (Slot& slot : slots) {
+    int expected = free_slot;
+    if (!slot.state.compare_exchange_strong(expected, filling, std::memory_order_acq_rel)) continue;
+    slot.owner = ::getpid();
+    slot.directory = directory;
+    std::memcpy(slot.name, name.c_str(), name.size() + 1);
+    slot.state.store(live, std::memory_order_release);
+    return &slot;
+  }
+  return nullptr;
+}
+
+void on_cleanup_signal(int signal) {
+  const int saved = errno;
+  remove_temporary_outputs();
+  errno = saved;
+  // SA_RESETHAND put back the default action; the signal, blocked while this handler runs, is
+  // delivered with it on return.
+  ::raise(signal);
+}
+
+// Blocks the cleanup signals on this thread while a temporary file is created and registered, so
+// a signal cannot come between the two.
+class CleanupSignalsBlocked {
+ public:
+  CleanupSignalsBlocked() {
+    sigset_t set;
+    sigemptyset(&set);
+    for (const int signal : cleanup_signals) sigaddset(&set, signal);
+    ::pthread_sigmask(SIG_BLOCK, &set, &previous_);
+  }
+  ~CleanupSignalsBlocked() { ::pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
+  CleanupSignalsBlocked(const CleanupSignalsBlocked&) = delete;
+  CleanupSignalsBlocked& operator=(const CleanupSignalsBlocked&) = delete;
+
+ private:
+  sigset_t previous_;
+};
+
+[[noreturn]] void fail(const std::string& name, const std::string& what, int error) {
+  throw Error(ErrorKind::io, {name, "", std::nullopt}, what + ": " + std::strerror(error));
+}
+
+// ".<target>.<12 random characters>.tmp", the target's name shortened to fit NAME_MAX.
+std::string temporary_name(const std::string& target_name) {
+  static constexpr char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  unsigned char random[12];
+  std::size_t got = 0;
+  while (got < sizeof random) {
+    const ssize_t n = ::getrandom(random + got, sizeof random - got, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw Error(ErrorKind::io, {}, std::string("getrandom failed: ") + std::strerror(errno));
+    got += static_cast<std::size_t>(n);
+  }
+  std::string suffix = ".";
+  for (const unsigned char byte : random) suffix += alphabet[byte % 64];
+  suffix += ".tmp";
+  return "." + target_name.substr(0, NAME_MAX - 1 - suffix.size()) + suffix;
+}
+
+bool same_file(const struct stat& a, const struct stat& b) { return a.st_dev == b.st_dev && a.st_ino == b.st_ino; }
+
+// Buffers stream() output for OutputFile::write.
+class OutputStreamBuffer final : public std::streambuf {
+ public:
+  explicit OutputStreamBuffer(OutputFile& file) : file_(file), data_(64 << 10) { setp(data_.data(), data_.data() + data_.size()); }
+
+  void drain() {
+    const std::size_t size = static_cast<std::size_t>(pptr() - pbase());
+    setp(data_.data(), data_.data() + data_.size());
+    if (size > 0) file_.write(data_.data(), size);
+  }
+
+ protected:
+  int_type overflow(int_type c) override {
+    drain();
+    if (!traits_type::eq_int_type(c, traits_type::eof())) {
+      *pptr() = traits_type::to_char_type(c);
+      pbump(1);
+    }
+    return traits_type::not_eof(c);
+  }
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    const auto size = static_cast<std::size_t>(n);
+    if (size > static_cast<std::size_t>(epptr() - pptr())) {
+      drain();
+      if (size >= data_.size()) {
+        file_.write(s, size);
+        return n;
+      }
+    }
+    std::memcpy(pptr(), s, size);
+    pbump(static_cast<int>(n));
+    return n;
+  }
+  int sync() override {
+    drain();
+    return 0;
+  }
+
+ private:
+  OutputFile& file_;
+  std::vector<char> data_;
+};
+
+}  // namespace
+
+struct OutputFile::State {
+  std::string path;          // as given
+  std::string name;          // in messages: the path, or "standard output"
+  std::string written_path;  // the temporary file, or the target written directly
+  int fd = -1;
+  bool owns_fd = true;  // false for standard output
+  // A replaced target: the temporary file and the target, both in `directory`.
+  int directory = -1;
+  std::string temporary;
+  std::string target;
+  Slot* slot = nullptr;
+  bool replaces = false;
+  bool reserved = false;
+  bool failed = false;
+  bool committed = false;
+  std::uint64_t position = 0;  // of the next sequential write
+  std::uint64_t end = 0;       // one past the last byte written
+  std::unique_ptr<OutputStreamBuffer> buffer;
+  std::unique_ptr<std::ostream> stream;
+
+  ~State() {
+    if (fd >= 0 && owns_fd) ::close(fd);
+    if (slot != nullptr) {
+      ::unlinkat(directory, temporary.c_str(), 0);  // before the slot is freed: a signal in between finds it gone
+      slot->state.store(free_slot, std::memory_order_release);
+    }
+    if (directory >= 0) ::close(directory);
+  }
+
+  [[noreturn]] void failed_with(const std::string& what, int error) {
+    failed = true;
+    fail(name, what, error);
+  }
+
+  void open_standard_output() {
+    if (std::fflush(stdout) != 0) fail(name, "write failed", errno);  // what stdio holds comes first
+    fd = STDOUT_FILENO;
+    owns_fd = false;
+    written_path = "/dev/stdout";
+  }
+
+  void open_directly(const std::string& file) {
+    fd = ::open(file.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) fail(name, "cannot open", errno);
+    written_path = file;
+  }
+
+  // A new temporary file beside `file`, with the mode (and owner) of `replaced` when given.
+  void open_temporary(const std::string& file, const struct stat* replaced) {
+    const std::filesystem::path where(file);
+    target = where.filename().string();
+    if (target.empty() || target == "." || target == "..") throw Error(ErrorKind::io, {name, "", std::nullopt}, "not a file name");
+    const std::string parent = where.has_parent_path() ? where.parent_path().string() : ".";
+    directory = ::open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (directory < 0) fail(name, "cannot open its directory " + parent, errno);
+    {
+      const CleanupSignalsBlocked blocked;
+      for (int attempt = 0; fd < 0; ++attempt) {
+        const std::string candidate = temporary_name(target);
+        // O_EXCL: a new file, never one that exists, nor through a link at that name.
+        fd = ::openat(directory, candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd < 0 && (errno != EEXIST || attempt == 100)) fail(name, "cannot create a temporary file in " + parent, errno);
+        if (fd >= 0) temporary = candidate;
+      }
+      slot = claim_slot(directory, temporary);
+      if (slot == nullptr) {
+        ::unlinkat(directory, temporary.c_str(), 0);
+        throw Error(ErrorKind::io, {name, "", std::nullopt}, "more than " + std::to_string(slot_count) + " outputs open at once");
+      }
+    }
+    written_path = (std::filesystem::path(parent) / temporary).string();
+    replaces = true;
+    if (replaced != nullptr) {
+      if (replaced->st_uid != ::geteuid() || replaced->st_gid != ::getegid()) {
+        if (::fchown(fd, replaced->st_uid, replaced->st_gid) != 0) {
+          // Only where permitted: a user cannot give a file away.
+        }
+      }
+      if (::fchmod(fd, replaced->st_mode & 07777) != 0) fail(name, "cannot give the new file the mode of the old", errno);
+    }
+  }
+
+  void write_all(const char* data, std::size_t size, const std::uint64_t* offset) {
+    if (committed) throw Error(ErrorKind::usage, {name, "", std::nullopt}, "written after commit");
+    std::uint64_t at = offset != nullptr ? *offset : position;
+    while (size > 0) {
+      const std::size_t chunk = std::min<std::size_t>(size, 1u << 30);
+      const ssize_t n = offset != nullptr ? ::pwrite(fd, data, chunk, static_cast<off_t>(at)) : ::write(fd, data, chunk);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {  // a non-blocking descriptor we were given
+        pollfd ready{fd, POLLOUT, 0};
+        ::poll(&ready, 1, -1);
+        continue;
+      }
+      if (n < 0) failed_with(offset != nullptr ? "pwrite failed" : "write failed", errno);
+      if (n == 0) failed_with("write failed", EIO);  // no progress and no reason: do not spin
+      data += n;
+      size -= static_cast<std::size_t>(n);
+      at += static_cast<std::uint64_t>(n);
+    }
+    if (offset == nullptr) position = at;
+    end = std::max(end, at);
+  }
+
+  void commit() {
+    if (committed) throw Error(ErrorKind::usage, {name, "", std::nullopt}, "committed twice");
+    if (buffer) buffer->drain();
+    if (failed) throw Error(ErrorKind::io, {name, "", std::nullopt}, "not complete: a write failed");
+    if (!replaces) {
+      if (owns_fd) {
+        // Devices and FIFOs have nothing to sync (EINVAL).
+        if (::fsync(fd) != 0 && errno != EINVAL && errno != EROFS && errno != ENOTSUP) failed_with("sync failed", errno);
+        const int closing = fd;
+        fd = -1;
+        if (::close(closing) != 0) failed_with("close failed", errno);
+      }
+      committed = true;
+      return;
+    }
+    // Truncating to the size the file already has gives back the blocks reserved past its end.
+    if (reserved && ::ftruncate(fd, static_cast<off_t>(end)) != 0) failed_with("truncate failed", errno);
+    if (::fsync(fd) != 0) failed_with("sync failed", errno);
+    const int closing = fd;
+    fd = -1;
+    if (::close(closing) != 0) failed_with("close failed", errno);
+    if (::renameat(directory, temporary.c_str(), directory, target.c_str()) != 0) {
+      failed_with("cannot rename the temporary file over it", errno);
+    }
+    slot->state.store(free_slot, std::memory_order_release);
+    slot = nullptr;
+    committed = true;
+    // The rename is durable once the directory is.
+    if (::fsync(directory) != 0 && errno != EINVAL) fail(name, "written, but syncing its directory failed", errno);
+  }
+};
+
+OutputFile::OutputFile(std::string path, Accept accept) : state_(std::make_unique<State>()) {
+  State& s = *state_;
+  s.path = std::move(path);
+  s.name = s.path == "-" ? "standard output" : s.path;
+  const auto refuse = [&] {
+    if (accept == Accept::regular_file) throw Error(ErrorKind::io, {s.name, "", std::nullopt}, "not a regular file: not replaced");
+  };
+  if (s.path == "-") {
+    refuse();
+    s.open_standard_output();
+    return;
+  }
+  if (s.path.empty()) throw Error(ErrorKind::usage, {}, "no output file named");
+  std::string file = s.path;
+  struct stat st {};
+  const bool exists = ::lstat(file.c_str(), &st) == 0;
+  if (!exists && errno != ENOENT) fail(s.name, "cannot look at it", errno);
+  if (exists && S_ISLNK(st.st_mode)) {
+    // Written through: the file the link finally names is replaced, the link stays.
+    char* resolved = ::realpath(file.c_str(), nullptr);
+    if (resolved == nullptr) {
+      if (errno == ENOENT) throw Error(ErrorKind::io, {s.name, "", std::nullopt}, "a symbolic link to nothing: not followed");
+      fail(s.name, "cannot follow the symbolic link", errno);
+    }
+    file = resolved;
+    std::free(resolved);
+    if (::stat(file.c_str(), &st) != 0) fail(s.name, "cannot look at " + file, errno);
+  }
+  if (!exists) {
+    s.open_temporary(file, nullptr);
+    return;
+  }
+  if (S_ISDIR(st.st_mode)) throw Error(ErrorKind::io, {s.name, "", std::nullopt}, "is a directory");
+  struct stat out {};
+  if (::fstat(STDOUT_FILENO, &out) == 0 && same_file(out, st)) {
+    refuse();
+    s.open_standard_output();
+    return;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    refuse();
+    s.open_directly(file);
+    return;
+  }
+  // Refused as opening it would be: a rename needs only the directory's permission.
+  if (::faccessat(AT_FDCWD, file.c_str(), W_OK, AT_EACCESS) != 0) fail(s.name, "cannot write", errno);
+  s.open_temporary(file, &st);
+}
+
+OutputFile::~OutputFile() = default;
+
+void OutputFile::write(std::string_view bytes) { state_->write_all(bytes.data(), bytes.size(), nullptr); }
+
+void OutputFile::write(const void* data, std::size_t size) { state_->write_all(static_cast<const char*>(data), size, nullptr); }
+
+void OutputFile::write_at(const void* data, std::size_t size, std::uint64_t offset) {
+  state_->write_all(static_cast<const char*>(data), size, &offset);
+}
+
+void OutputFile::reserve(std::uint64_t end) {
+  // Writes that find their blocks allocated need not reserve them a page at a time (on this
+  // machine's ext4, 40 MiB of SST are written in about a quarter less time). Only a file of our
+  // own: on a file given directly (standard output), commit would then truncate it to our count
+  // of its bytes. Advice: where fallocate fails (some filesystems), the writes allocate as they go.
+  if (state_->replaces && ::fallocate(state_->fd, FALLOC_FL_KEEP_SIZE, 0, static_cast<off_t>(end)) == 0) state_->reserved = true;
+}
+
+std::ostream& OutputFile::stream() {
+  State& s = *state_;
+  if (!s.stream) {
+    s.buffer = std::make_unique<OutputStreamBuffer>(*this);
+    s.stream = std::make_unique<std::ostream>(s.buffer.get());
+    s.stream->exceptions(std::ios::badbit);  // the Error a write threw comes out of the stream call
+  }
+  return *s.stream;
+}
+
+void OutputFile::commit() { state_->commit(); }
+
+const std::string& OutputFile::path() const { return state_->path; }
+
+const std::string& OutputFile::written_path() const { return state_->written_path; }
+
+bool OutputFile::replaces_target() const { return state_->replaces; }
+
+void write_output_file(const std::string& path, std::string_view bytes) {
+  OutputFile out(path);
+  out.write(bytes);
+  out.commit();
+}
+
+void close_standard_output() {
+  const bool failed_before = std::ferror(stdout) != 0;
+  if (std::fflush(stdout) != 0) fail("standard output", "write failed", errno);
+  if (failed_before) throw Error(ErrorKind::io, {"standard output", "", std::nullopt}, "write failed");
+  // EBADF: there was no standard output to close, and nothing was written to it.
+  if (std::fclose(stdout) != 0 && errno != EBADF) fail("standard output", "close failed", errno);
+}
+
+void install_output_cleanup() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    struct sigaction action {};
+    action.sa_handler = on_cleanup_signal;
+    action.sa_flags = SA_RESETHAND;
+    sigemptyset(&action.sa_mask);
+    for (const int signal : cleanup_signals) sigaddset(&action.sa_mask, signal);
+    for (const int signal : cleanup_signals) {
+      struct sigaction current {};
+      if (::sigaction(signal, nullptr, &current) != 0) continue;
+      if ((current.sa_flags & SA_SIGINFO) == 0 && current.sa_handler == SIG_DFL) ::sigaction(signal, &action, nullptr);
+    }
+  });
+}
+
+void remove_temporary_outputs() noexcept {
+  const pid_t self = ::getpid();
+  for (Slot& slot : slots) {
+    if (slot.state.load(std::memory_order_acquire) == live && slot.owner == self) ::unlinkat(slot.directory, slot.name, 0);
+  }
+}
+
+}  // namespace docconform

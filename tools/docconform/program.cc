@@ -1,0 +1,55 @@
+#include "program.h"
+
+#include <cstdio>
+#include <iostream>
+
+#include "docconform/error.h"
+#include "docconform/output_file.h"
+#include "docconform/truncation_guard.h"
+
+namespace docconform::cli {
+namespace {
+
+// Exit statuses follow the adapter protocol (conformance/SPEC.md): 1 = input rejected.
+int exit_status(ErrorKind kind) {
+  switch (kind) {
+    case ErrorKind::format:
+    case ErrorKind::limit:
+    case ErrorKind::range: return 1;
+    case ErrorKind::unsupported: return 2;
+    case ErrorKind::io: return 74;
+    case ErrorKind::usage: return 64;
+  }
+  return 1;
+}
+
+}  // namespace
+
+void start_program() {
+  install_truncation_guard();
+  // A signal that ends the process first removes the temporary files of unfinished outputs.
+  install_output_cleanup();
+}
+
+int run_program(CLI::App& app, int argc, char** argv, const char* name) {
+  try {
+    app.parse(argc, argv);
+    close_standard_output();  // what was printed reached it, or the exit status says so
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const Error& e) {
+    std::fflush(stdout);
+    std::cerr << name << ": " << e.what() << "\n";
+    const int status = exit_status(e.kind());
+    // The adapter protocol's last line, so the CLI serves as an adapter (conformance/SPEC.md).
+    if (status == 1 || status == 2) std::cerr << "error: " << to_string(e.kind()) << "\n";
+    return status;
+  } catch (const std::exception& e) {
+    std::fflush(stdout);
+    std::cerr << name << ": internal error: " << e.what() << "\n";
+    return 70;
+  }
+  return 0;
+}
+
+}  // namespace docconform::cli

@@ -1,0 +1,18 @@
+// What every docconform program (the CLI, docconform-bench) does around its subcommands.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace docconform::cli {
+
+// Process set-up, first thing in main(): the truncation guard (a mapped file that another
+// process truncates is an error naming it, not a SIGBUS crash) and the removal of unfinished
+// outputs' temporary files when a signal ends the process.
+void start_program();
+
+// Parses the command line and runs the chosen subcommand. Returns the exit status: 0, CLI11's
+// for a bad command line, the adapter protocol's for a docconform::Error (conformance/SPEC.md),
+// 70 for an internal error. Errors are printed on stderr after `name: `.
+int run_program(CLI::App& app, int argc, char** argv, const char* name);
+
+}  // namespace docconform::cli

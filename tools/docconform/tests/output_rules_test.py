@@ -1,0 +1,215 @@
+#!/usr/bin/python3
+"""The CLI's outputs are complete or not there at all: output_rules_test.py DOCCONFORM ROOT [CASE...]
+
+Each case runs the docconform binary against a failure (a full device, a file-size limit in the
+middle of a write, a signal, a symbolic link, a device node, a read-only directory) and checks
+the exit status, that the message names the output, that the old file is intact and that no
+temporary file is left. Exit status 0 when every case passes."""
+import os
+import resource
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+
+BINARY, ROOT = sys.argv[1], sys.argv[2]
+ONLY = set(sys.argv[3:])
+XLSX_CASE = os.path.join(ROOT, "conformance", "cases", "xlsx", "y_minimal.xlsx")
+PDF_CASE = os.path.join(ROOT, "conformance", "cases", "pdf", "y_subsections_comments_indirect_length.pdf")
+CASES = []
+
+
+def case(function):
+    CASES.append(function)
+    return function
+
+
+def run(args, expect, stderr_has=None, **kwargs):
+    kwargs.setdefault("stdout", subprocess.PIPE)
+    p = subprocess.run([BINARY] + args, stderr=subprocess.PIPE, **kwargs)
+    err = p.stderr.decode(errors="replace")
+    assert p.returncode == expect, f"{args}: exit {p.returncode}, expected {expect}: {err}"
+    for text in [stderr_has] if isinstance(stderr_has, str) else stderr_has or []:
+        assert text in err, f"{args}: stderr lacks {text!r}: {err}"
+    return p
+
+
+def listing(directory):
+    return sorted(os.listdir(directory))
+
+
+def file_size_limit(limit):
+    """In the child: writes past `limit` bytes fail with EFBIG (SIGXFSZ ignored), like a full disk."""
+    def setup():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+    return setup
+
+
+@case
+def gen_strings_to_full_device(work):
+    run(["gen", "strings", "--count", "10", "/dev/full"], 74, "/dev/full: io error: write failed: No space left on device")
+
+
+@case
+def dumps_and_digests_to_full_standard_output(work):
+    with open("/dev/full", "wb") as full:
+        for command in (["dump", "xlsx", XLSX_CASE], ["digest", "xlsx", XLSX_CASE], ["dump", "pdf", PDF_CASE],
+                        ["dump", "utf8", XLSX_CASE], ["version"]):
+            run(command, 74, "docconform: standard output: io error: write failed", stdout=full)
+
+
+@case
+def write_failure_keeps_old_outputs(work):
+    strings = os.path.join(work, "s.jsonl")
+    run(["gen", "strings", "--count", "20000", strings], 0)
+    commands = [["gen", "strings", "--count", "20000"], ["gen", "xlsx", "--rows", "20000"], ["gen", "pdf", "--objects", "2000"],
+                ["xls", "write", "--strings", strings]]
+    commands += [["sst", "write", "--strings", strings, "--sink", sink] for sink in ("memory", "file", "stream", "zlib", "lz4")]
+    for command in commands:
+        target = os.path.join(work, "out")
+        with open(target, "wb") as old:
+            old.write(b"old")
+        os.chmod(target, 0o640)
+        run(command + [target], 74, [f"{target}: io error: ", "write failed: File too large"], preexec_fn=file_size_limit(64 << 10),
+            restore_signals=False)
+        with open(target, "rb") as kept:
+            assert kept.read() == b"old", command
+        assert listing(work) == ["out", "s.jsonl"], (command, listing(work))
+
+
+@case
+def signal_mid_write_keeps_old_output(work):
+    strings = os.path.join(work, "s.jsonl")
+    run(["gen", "strings", "--count", "262144", strings], 0)
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        target = os.path.join(work, "out.zlib")
+        with open(target, "wb") as old:
+            old.write(b"old")
+        child = subprocess.Popen([BINARY, "sst", "write", "--strings", strings, "--writer", "naive", "--sink", "zlib", target],
+                                 stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 30
+        while not any(name.startswith(".out.zlib.") for name in os.listdir(work)):  # the temporary file is there
+            assert child.poll() is None and time.monotonic() < deadline, "the writer ended before it was signalled"
+            time.sleep(0.002)
+        child.send_signal(sig)
+        assert child.wait() == -sig, child.returncode
+        with open(target, "rb") as kept:
+            assert kept.read() == b"old"
+        assert listing(work) == ["out.zlib", "s.jsonl"], listing(work)
+
+
+@case
+def pdf_append_temporary_name_is_not_predictable(work):
+    victim = os.path.join(work, "victim")
+    with open(victim, "wb") as f:
+        f.write(b"victim")
+    out = os.path.join(work, "out.pdf")
+    os.symlink(victim, out + ".partial")
+    run(["pdf", "append", PDF_CASE, out, "--info", "Title=X"], 0)
+    with open(victim, "rb") as f:
+        assert f.read() == b"victim"
+    assert os.path.islink(out + ".partial") and not os.path.islink(out)
+    assert listing(work) == ["out.pdf", "out.pdf.partial", "victim"], listing(work)
+
+
+@case
+def pdf_append_in_place_keeps_mode(work):
+    out = os.path.join(work, "in.pdf")
+    shutil.copy(PDF_CASE, out)
+    os.chmod(out, 0o600)
+    run(["pdf", "append", out, out, "--info", "Title=X"], 0)
+    assert stat.S_IMODE(os.stat(out).st_mode) == 0o600
+    run(["dump", "pdf", "--level", "3", out], 0)
+    assert listing(work) == ["in.pdf"], listing(work)
+
+
+@case
+def pdf_append_refuses_non_regular_output(work):
+    fifo = os.path.join(work, "fifo")
+    os.mkfifo(fifo)
+    targets = [fifo]
+    if os.geteuid() == 0:  # a device node of our own: a writer that replaced it must not take the system's /dev/null
+        targets.append(os.path.join(work, "null"))
+        os.mknod(targets[-1], 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    for target in targets:
+        before = os.stat(target)
+        run(["pdf", "append", PDF_CASE, target, "--info", "Title=X"], 74, f"{target}: io error: not a regular file: not replaced")
+        after = os.stat(target)
+        assert (after.st_ino, after.st_mode) == (before.st_ino, before.st_mode), target
+
+
+@case
+def pdf_append_never_writes_what_its_reader_refuses(work):
+    out = os.path.join(work, "bad.pdf")
+    run(["pdf", "append", PDF_CASE, out, "--object", "11=(text)"], 1,
+        f"{out}: object 10 0: offset 252: format error: not written: this reader refuses the result: stream /Length")
+    assert listing(work) == [], listing(work)
+
+
+@case
+def read_only_directory_keeps_old_output(work):
+    target = os.path.join(work, "out.jsonl")
+    with open(target, "wb") as old:
+        old.write(b"old")
+    os.chmod(target, 0o666)
+    os.chmod(work, 0o555)
+    as_nobody = {"user": 65534, "group": 65534} if os.geteuid() == 0 else {}
+    try:
+        run(["gen", "strings", "--count", "10", target], 74, f"{target}: io error: cannot create a temporary file", **as_nobody)
+    finally:
+        os.chmod(work, 0o755)
+    with open(target, "rb") as kept:
+        assert kept.read() == b"old"
+    assert listing(work) == ["out.jsonl"]
+
+
+@case
+def conform_reports_to_full_device(work):
+    run(["conform", "run", "--root", ROOT, "--format", "utf8", "--impl", "reference", "--no-progress", "--json", "/dev/full"], 74,
+        "/dev/full: io error: write failed: No space left on device", stdout=subprocess.DEVNULL)
+
+
+@case
+def golden_update_on_a_full_file_system_keeps_the_dumps(work):
+    for part in ("conformance/cases/utf8", "conformance/adapters", "golden/utf8"):
+        shutil.copytree(os.path.join(ROOT, part), os.path.join(work, part), ignore=shutil.ignore_patterns("node_modules"))
+    shutil.copy(os.path.join(ROOT, "golden", "utf8.sha256"), os.path.join(work, "golden"))
+    shutil.copy(os.path.join(ROOT, "conformance", "SPEC.md"), os.path.join(work, "conformance"))
+    dumps = os.path.join(work, "golden", "utf8")
+    before = {name: open(os.path.join(dumps, name), "rb").read() for name in os.listdir(dumps)}
+    run(["golden", "update", "--root", work, "--format", "utf8", "--no-consensus"], 74, "io error: write failed: File too large",
+        preexec_fn=file_size_limit(16), restore_signals=False, stdout=subprocess.DEVNULL)
+    after = {name: open(os.path.join(dumps, name), "rb").read() for name in os.listdir(dumps)}
+    assert after == before
+    # golden check refuses a readable dump that is empty (what the unchecked write used to leave).
+    run(["golden", "check", "--root", work, "--format", "utf8"], 0, stdout=subprocess.DEVNULL)
+    name = sorted(before)[0]
+    open(os.path.join(dumps, name), "wb").close()
+    p = run(["golden", "check", "--root", work, "--format", "utf8"], 1)
+    assert f"FAIL utf8/{name[:-5]}: the readable dump" in p.stdout.decode(), p.stdout.decode()
+
+
+def main():
+    failed = 0
+    for function in CASES:
+        if ONLY and function.__name__ not in ONLY:
+            continue
+        work = tempfile.mkdtemp(prefix="docconform-output-rules-")
+        os.chmod(work, 0o755)
+        try:
+            function(work)
+            print(f"ok   {function.__name__}")
+        except Exception as error:  # noqa: BLE001 - every case reports, then the next runs
+            failed += 1
+            print(f"FAIL {function.__name__}: {error}")
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
