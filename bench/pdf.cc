@@ -15,6 +15,8 @@
 #include "docconform/pdf/document.h"
 #include "docconform/pdf/source.h"
 #include "docconform/pdf/sweep.h"
+#include "option_ranges.h"
+#include "pdf_source_options.h"
 #include "process_stats.h"
 #include "run_timing.h"
 
@@ -172,14 +174,15 @@ void add_pdf_bench(CLI::App& app) {
   auto* bench = app.add_subcommand("pdf", "Indexing pass (xref, page tree, every object) per byte source and thread count");
   bench->add_option("file", bench_options->file, "PDF file")->required();
   bench->add_option("--source", bench_options->sources, "Comma-separated sources")->capture_default_str();
-  bench->add_option("--window", bench_options->window, "mapped: view size in bytes")->capture_default_str();
-  bench->add_option("--granularity", bench_options->granularity, "mapped: view alignment")->capture_default_str();
-  bench->add_option("--buffer", bench_options->buffer, "buffered: read-ahead size")->capture_default_str();
+  add_source_size_options(bench, bench_options->window, bench_options->granularity, bench_options->buffer);
   bench->add_flag("--cold", bench_options->cold, "Evict the file from the page cache before each run (posix_fadvise)");
   bench->add_flag("--warm", bench_options->warm, "One untimed run first, then timed runs on a cached file");
-  bench->add_option("--runs", bench_options->runs, "Timed runs per source and thread count")->capture_default_str();
+  bench->add_option("--runs", bench_options->runs, "Timed runs per source and thread count")
+      ->capture_default_str()
+      ->transform(integer_range(1, max_repeats_option));
   bench->add_option("--threads", bench_options->threads, "Comma-separated thread counts of the object sweep")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->transform(count_list_range(1, max_threads_option));
   bench->add_flag("--json", bench_options->json, "JSON on stdout");
   bench->callback([bench_options] { run_bench(*bench_options); });
 }

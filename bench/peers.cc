@@ -15,8 +15,8 @@
 #include "cli_util.h"
 #include "conform_runner.h"
 #include "docconform/error.h"
-#include "docconform/sha256.h"
 #include "formats.h"
+#include "option_ranges.h"
 
 namespace docconform::bench {
 
@@ -45,11 +45,12 @@ PeerRun run_peer(const Adapter& adapter, const std::string& format, const std::s
   const std::string last_err = err.substr(err.rfind('\n') + 1);
   if (p.end != ProcessResult::End::exited) {
     run.status = "failed";
-    run.detail = p.end == ProcessResult::End::timed_out ? "killed after " + std::to_string(options.limits.timeout_s) + " s"
-                                                        : "did not exit normally: " + last_err;
+    run.detail = p.end == ProcessResult::End::timed_out        ? "killed after " + std::to_string(options.limits.timeout_s) + " s"
+                 : p.end == ProcessResult::End::output_overflow ? "output over " + std::to_string(options.limits.max_output_bytes) + " bytes"
+                                                                : "did not exit normally: " + last_err;
   } else if (p.exit_code == 0) {
     run.status = "ok";
-    run.dump_sha256 = sha256_hex(p.out);
+    run.dump_sha256 = p.out_sha256;
     try {
       if (fs::exists(phase_file)) run.phases = read_phase_file(phase_file);
     } catch (const Error& e) {
@@ -147,9 +148,12 @@ void add_peers_bench(CLI::App& app) {
                                             "independent one that reads the format)");
   peers->add_option("--root", flags->options.root, root_option_help);
   peers->add_option("--docconform", flags->options.docconform, "The docconform CLI the adapters call (default: the one beside this program)");
-  peers->add_option("--timeout", flags->options.limits.timeout_s, "Seconds per adapter run before it is killed")->capture_default_str();
+  peers->add_option("--timeout", flags->options.limits.timeout_s, "Seconds per adapter run before it is killed")
+      ->capture_default_str()
+      ->transform(seconds_range());
   peers->add_option("--memory-mb", flags->options.limits.memory_mb, "Address-space cap per adapter run in MiB (0 = none)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->transform(integer_range(0, max_memory_mb));
   peers->callback([flags] { run_peers(*flags); });
 }
 

@@ -21,6 +21,7 @@
 #include "docconform/sha256.h"
 #include "docconform/sst/generate.h"
 #include "docconform/sst/writer.h"
+#include "option_ranges.h"
 
 namespace docconform::bench {
 namespace {
@@ -310,12 +311,12 @@ void bench(const BenchOptions& o) {
 void add_sst_bench(CLI::App& app) {
   auto o = std::make_shared<BenchOptions>();
   auto* bench_cmd = app.add_subcommand("sst", "SST serialization: naive vs fast writer on every sink, and Apache POI");
-  bench_cmd->add_option("--count", o->count, "Strings to serialize")->capture_default_str();
+  bench_cmd->add_option("--count", o->count, "Strings to serialize")->capture_default_str()->transform(integer_range(1, sst::Limits{}.max_strings));
   bench_cmd->add_option("--mix", o->mix, "String mix (see gen strings)")->capture_default_str();
-  bench_cmd->add_option("--seed", o->seed, "Generator seed")->capture_default_str();
+  bench_cmd->add_option("--seed", o->seed, "Generator seed")->capture_default_str()->transform(integer_range(0, UINT64_MAX));
   bench_cmd->add_option("--writer", o->writers, "Comma-separated writers: naive,fast")->delimiter(',');
   bench_cmd->add_option("--sink", o->sinks, "Comma-separated sinks: memory,file,stream,zlib,lz4")->delimiter(',');
-  bench_cmd->add_option("--repeat", o->repeat, "Timed runs per writer x sink (after one warm-up)")->capture_default_str();
+  bench_cmd->add_option("--repeat", o->repeat, "Timed runs per writer x sink (after one warm-up)")->capture_default_str()->transform(integer_range(1, max_repeats_option));
   bench_cmd->add_flag("!--no-poi", o->poi, "Skip the Apache POI measurement");
   bench_cmd->add_option("--dir", o->dir, "Directory for the file sinks' output")->capture_default_str();
   bench_cmd->add_option("--root", o->peers.root, root_option_help);

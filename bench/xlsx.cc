@@ -25,6 +25,7 @@
 #include "docconform/xlsx/workbook.h"
 #include "process_stats.h"
 #include "run_timing.h"
+#include "option_ranges.h"
 
 namespace docconform::bench {
 namespace {
@@ -412,13 +413,13 @@ void add_xlsx_bench(CLI::App& app) {
               "peak RSS, against the inflate-only floor and this machine's parallel ceiling");
   bench->add_option("file", flags->file, "Input .xlsx")->required();
   bench->add_option("--threads", flags->threads, "Comma-separated thread counts; the first is the speedup base")
-      ->capture_default_str();
-  bench->add_option("--repeat", flags->repeat, "Loads per thread count (median, min, max)")->capture_default_str();
+      ->capture_default_str()->transform(count_list_range(1, max_threads_option));
+  bench->add_option("--repeat", flags->repeat, "Loads per thread count (median, min, max)")->capture_default_str()->transform(integer_range(1, max_repeats_option));
   bench->add_flag("--json", flags->json, "Machine-readable output");
   bench->add_option("--inflate", flags->inflate, "workers or serial (phase A)")
       ->check(CLI::IsMember({"workers", "serial"}))->capture_default_str();
   bench->add_option("--chunk-bytes", flags->chunk_bytes, "Split sheets into chunks of about this much XML")
-      ->capture_default_str();
+      ->capture_default_str()->transform(byte_range(0, max_bytes_option));
   bench->add_flag("--compare-inflate", flags->compare_inflate, "Also time both inflate modes at every thread count");
   bench->add_flag("--stream", flags->stream, "Also time the streaming row reader and report its peak memory");
   bench->callback([flags] { run_bench(*flags); });

@@ -259,8 +259,10 @@ class Writer {
 
 void generate_pdf(const GenerateOptions& options, std::ostream& out,
                   const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
-  if (options.objects > 50'000'000 || options.pages > 10'000'000) {
-    throw Error(ErrorKind::usage, {}, "gen pdf: at most 50,000,000 objects and 10,000,000 pages");
+  if (options.objects > max_generated_objects || options.pages > max_generated_pages) {
+    throw Error(ErrorKind::usage, {},
+                "gen pdf: at most " + std::to_string(max_generated_objects) + " objects and " +
+                    std::to_string(max_generated_pages) + " pages");
   }
   Writer(options, out, progress).run();
   if (!out) throw Error(ErrorKind::io, {}, "gen pdf: writing failed");

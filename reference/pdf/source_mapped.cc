@@ -26,7 +26,7 @@ ViewPlan plan_view(std::uint64_t offset, std::uint64_t size, std::uint64_t windo
   plan.delta = offset - plan.aligned;
   plan.length = window;
   if (plan.length < size + plan.delta) plan.length = size + plan.delta;  // straddle: grow this one view
-  if (plan.aligned + plan.length > file_size) plan.length = file_size - plan.aligned;  // clamp at EOF
+  if (plan.length > file_size - plan.aligned) plan.length = file_size - plan.aligned;  // clamp at EOF (aligned <= offset < file_size)
   return plan;
 }
 

@@ -3,7 +3,6 @@
 #include <nlohmann/json.hpp>
 
 #include <cerrno>
-#include <charconv>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -13,6 +12,7 @@
 #include "docconform/error.h"
 #include "docconform/output_file.h"
 #include "limit_options.h"
+#include "option_ranges.h"
 
 namespace docconform::cli {
 
@@ -88,17 +88,13 @@ std::string parse_hex_bytes(const std::string& text) {
 }
 
 std::vector<unsigned> parse_thread_list(const std::string& text) {
-  std::vector<unsigned> out;
-  for (const std::string& item : split(text, ',')) {
-    try {
-      out.push_back(static_cast<unsigned>(std::stoul(item)));
-    } catch (const std::exception&) {
-      throw Error(ErrorKind::usage, {}, "--threads takes a list like 1,2,4");
-    }
-    if (out.back() == 0) throw Error(ErrorKind::usage, {}, "--threads entries must be at least 1");
+  auto counts = parse_count_list(text, 1, max_threads_option);
+  if (!counts) {
+    throw Error(ErrorKind::usage, {},
+                "--threads takes thread counts from 1 to " + std::to_string(max_threads_option) +
+                    " separated by commas, like 1,2,4, not '" + text + "'");
   }
-  if (out.empty()) throw Error(ErrorKind::usage, {}, "--threads is empty");
-  return out;
+  return std::move(*counts);
 }
 
 namespace {
@@ -140,24 +136,9 @@ std::string self_executable() {
 }
 
 std::uint64_t parse_limit_value(const std::string& name, const std::string& text) {
-  std::uint64_t value = 0;
-  const char* end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  int shift = 0;
-  if (ptr + 1 == end) {
-    switch (*ptr) {
-      case 'K': case 'k': shift = 10; break;
-      case 'M': case 'm': shift = 20; break;
-      case 'G': case 'g': shift = 30; break;
-      default: shift = -1;
-    }
-  } else if (ptr != end) {
-    shift = -1;
-  }
-  if (ec != std::errc() || ptr == text.data() || shift < 0 || value > (UINT64_MAX >> shift)) {
-    throw Error(ErrorKind::usage, {}, "--limit " + name + ": not a byte count or number: " + text);
-  }
-  return value << shift;
+  const auto value = parse_byte_count(text);
+  if (!value) throw Error(ErrorKind::usage, {}, "--limit " + name + ": not a byte count or number: " + text);
+  return *value;
 }
 
 std::string json_quoted(const std::string& text) {

@@ -22,7 +22,8 @@ std::string parse_hex_bytes(const std::string& text);
 // The non-empty pieces of text between separators.
 std::vector<std::string> split(const std::string& text, char separator);
 void replace_all(std::string& text, const std::string& from, const std::string& to);
-// A benchmark's "--threads 1,2,4": thread counts of at least 1; throws Error(usage) otherwise.
+// A benchmark's "--threads 1,2,4": thread counts from 1 to max_threads_option; throws Error(usage)
+// naming the option otherwise.
 std::vector<unsigned> parse_thread_list(const std::string& text);
 
 // The rows of a tab-separated manifest (blank lines and '#' comments skipped), with their line

@@ -7,6 +7,7 @@
 #include "conform_expectations.h"
 #include "conform_report.h"
 #include "conform_runner.h"
+#include "option_ranges.h"
 
 namespace docconform::cli {
 namespace {
@@ -44,9 +45,24 @@ void add_conform_commands(CommandGroups& groups) {
   run->add_option("--cases", options->run.case_glob, "Only cases matching this glob on <format>/<case file>");
   run->add_option("--allow-skip", options->run.allow_skip,
                   "A gated implementation whose missing requirement does not fail the run (repeatable)");
-  run->add_option("--jobs,-j", options->run.jobs, "Parallel runs (0 = hardware threads)")->capture_default_str();
-  run->add_option("--timeout", options->run.limits.timeout_s, "Seconds per run before it is killed")->capture_default_str();
-  run->add_option("--memory-mb", options->run.limits.memory_mb, "Address-space cap per run in MiB")->capture_default_str();
+  run->add_option("--jobs,-j", options->run.jobs, "Parallel runs (0 = hardware threads)")
+      ->capture_default_str()
+      ->transform(integer_range(0, max_threads_option));
+  // A run's limits, and the wider ones of the large cases.
+  const auto add_limits = [run](const std::string& prefix, ProcessLimits& limits, const std::string& what) {
+    run->add_option("--" + prefix + "timeout", limits.timeout_s,
+                    "Seconds per " + what + " before it and every process it started are killed")
+        ->capture_default_str()
+        ->transform(seconds_range());
+    run->add_option("--" + prefix + "memory-mb", limits.memory_mb, "Address-space cap per " + what + " in MiB (0 = none)")
+        ->capture_default_str()
+        ->transform(integer_range(0, max_memory_mb));
+    run->add_option("--" + prefix + "max-output", limits.max_output_bytes,
+                    "Bytes of dump an adapter may write per " + what + "; more ends it as a crash (output limit)")
+        ->capture_default_str()
+        ->transform(byte_range(1, max_bytes_option));
+  };
+  add_limits("", options->run.limits, "run");
   run->add_option("--json", options->json, "Write the JSON report here");
   run->add_option("--junit", options->junit, "Write a JUnit XML report here");
   run->add_option("--html", options->html, "Write the results matrix as HTML here");
@@ -55,10 +71,7 @@ void add_conform_commands(CommandGroups& groups) {
   run->add_flag("--large", options->run.large,
                 "Also the large cases of conformance/large/CASES.tsv (generated on first use), timed one at a time");
   run->add_option("--large-dir", options->run.large_dir, "Where the large cases are generated (default <root>/build/large-cases)");
-  run->add_option("--large-timeout", options->run.large_limits.timeout_s, "Seconds per large run before it is killed")
-      ->capture_default_str();
-  run->add_option("--large-memory-mb", options->run.large_limits.memory_mb, "Address-space cap per large run in MiB (0 = none)")
-      ->capture_default_str();
+  add_limits("large-", options->run.large_limits, "large run");
   run->callback([options] {
     options->run.root = resolve_root(options->run.root);
     options->run.docconform_binary = self_executable();

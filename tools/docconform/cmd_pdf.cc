@@ -16,6 +16,8 @@
 #include "docconform/pdf/writer.h"
 #include "docconform/sha256.h"
 #include "limit_options.h"
+#include "option_ranges.h"
+#include "pdf_source_options.h"
 
 namespace docconform::cli {
 namespace {
@@ -48,16 +50,15 @@ struct ReadOptions {
 void add_read_options(CLI::App* app, ReadOptions& o, bool with_level) {
   app->add_option("file", o.file, "PDF file")->required();
   app->add_option("--source", o.source, "Byte source: mapped, pread, buffered or whole")->capture_default_str();
-  app->add_option("--window", o.window, "mapped: view size in bytes")->capture_default_str();
-  app->add_option("--granularity", o.granularity, "mapped: view alignment, a multiple of the page size")->capture_default_str();
-  app->add_option("--buffer", o.buffer, "buffered: read-ahead size in bytes")->capture_default_str();
+  add_source_size_options(app, o.window, o.granularity, o.buffer);
   o.limits.add_to(app);
   if (with_level) {
     app->add_option("--level", o.level, "1: version, pages, object count; 2: + merged xref; 3: + sections, trailer, pages, every object")
         ->capture_default_str()
-        ->check(CLI::Range(1, max_dump_level));
+        ->transform(integer_range(1, max_dump_level));
     app->add_option("--threads", o.threads, "Level 3: threads reading the objects (0 = min(jobs, cores)); same dump at any count")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->transform(integer_range(0, max_threads_option));
     app->add_flag("--serial", o.serial, "Level 3: read every object on the calling thread (--threads 1)");
   }
 }
@@ -99,14 +100,28 @@ void add_pdf_commands(CommandGroups& groups) {
   auto gen_options = std::make_shared<GenerateOptions>();
   auto gen_out = std::make_shared<std::string>();
   auto* gen = groups.gen.add_subcommand("pdf", "Write a deterministic synthetic PDF");
-  gen->add_option("--objects", gen_options->objects, "Payload objects")->capture_default_str();
-  gen->add_option("--payload", gen_options->payload, "Bytes of string data per payload object")->capture_default_str();
+  // Bounded by what the reader accepts by default, except the object count (hostile sizes).
+  const Limits reader;
+  gen->add_option("--objects", gen_options->objects, "Payload objects")
+      ->capture_default_str()
+      ->transform(integer_range(0, max_generated_objects));
+  gen->add_option("--payload", gen_options->payload, "Bytes of string data per payload object")
+      ->capture_default_str()
+      ->transform(integer_range(0, reader.max_object_bytes));
   gen->add_flag("--object-streams", gen_options->object_streams, "Object streams and xref streams instead of a table");
-  gen->add_option("--updates", gen_options->updates, "Incremental updates to append")->capture_default_str();
+  gen->add_option("--updates", gen_options->updates, "Incremental updates to append")
+      ->capture_default_str()
+      ->transform(integer_range(0, reader.max_xref_sections - 1));
   gen->add_flag("--shuffle", gen_options->shuffle, "Write objects (clusters) in a shuffled order");
-  gen->add_option("--pages", gen_options->pages, "Pages in the page tree")->capture_default_str();
-  gen->add_option("--cluster", gen_options->cluster, "Objects per object stream")->capture_default_str();
-  gen->add_option("--seed", gen_options->seed, "Seed of the deterministic content")->capture_default_str();
+  gen->add_option("--pages", gen_options->pages, "Pages in the page tree")
+      ->capture_default_str()
+      ->transform(integer_range(1, max_generated_pages));
+  gen->add_option("--cluster", gen_options->cluster, "Objects per object stream")
+      ->capture_default_str()
+      ->transform(integer_range(1, reader.max_objstm_objects));
+  gen->add_option("--seed", gen_options->seed, "Seed of the deterministic content")
+      ->capture_default_str()
+      ->transform(integer_range(0, UINT64_MAX));
   gen->add_option("out", *gen_out, "Output file")->required();
   gen->callback([gen_options, gen_out] {
     OutputFile out(*gen_out);

@@ -15,6 +15,7 @@
 #include "docconform/sst/xls.h"
 #include "limit_options.h"
 #include "phases.h"
+#include "option_ranges.h"
 
 namespace docconform::cli {
 namespace {
@@ -46,9 +47,11 @@ void add_gen(CommandGroups& groups) {
   };
   auto o = std::make_shared<Options>();
   auto* gen = groups.gen.add_subcommand("strings", "Write a deterministic strings file (JSON Lines, one string per line)");
-  gen->add_option("--count", o->count, "Number of (unique) strings")->capture_default_str();
+  gen->add_option("--count", o->count, "Number of (unique) strings")
+      ->capture_default_str()
+      ->transform(integer_range(0, Limits{}.max_strings));
   gen->add_option("--mix", o->mix, "ascii, latin1, cjk, emoji, rich or mixed")->capture_default_str();
-  gen->add_option("--seed", o->seed, "Random seed")->capture_default_str();
+  gen->add_option("--seed", o->seed, "Random seed")->capture_default_str()->transform(integer_range(0, UINT64_MAX));
   gen->add_flag("--text-only", o->text_only,
                 "The same texts without their format runs and phonetic blocks (what writers given only text write)");
   gen->add_option("out", o->out, "Output strings file")->required();
@@ -140,8 +143,12 @@ void add_xls(CommandGroups& groups) {
   write->add_option("--strings", o->strings, "Strings file (JSON Lines)")->required();
   write->add_option("--writer", o->writer, "SST writer: naive or fast")->capture_default_str();
   write->add_option("out", o->out, "Output .xls")->required();
-  write->add_option("--rows-per-sheet", o->rows, "Rows per column before the next column (1..65536)")->capture_default_str();
-  write->add_option("--columns-per-sheet", o->columns, "Columns per sheet before the next sheet (1..256)")->capture_default_str();
+  write->add_option("--rows-per-sheet", o->rows, "Rows per column before the next column")
+      ->capture_default_str()
+      ->transform(integer_range(1, xls_rows_per_sheet));
+  write->add_option("--columns-per-sheet", o->columns, "Columns per sheet before the next sheet")
+      ->capture_default_str()
+      ->transform(integer_range(1, xls_columns_per_sheet));
   write->callback([o] {
     XlsOptions options;
     options.writer = parse_writer_kind(o->writer);

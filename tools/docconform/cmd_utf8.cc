@@ -6,6 +6,7 @@
 #include "docconform/sha256.h"
 #include "docconform/utf8.h"
 #include "docconform/utf8_dump.h"
+#include "option_ranges.h"
 
 namespace docconform::cli {
 namespace {
@@ -59,7 +60,8 @@ void add_utf8_commands(CommandGroups& groups) {
   auto add_dump_options = [](CLI::App* command, DumpOptions& d) {
     command->add_option("file", d.file, "Input file")->required();
     command->add_option("--max-bytes", d.limits.max_input_bytes, "Largest input accepted (limit error above)")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->transform(byte_range(0, max_bytes_option));
   };
   auto dump_options = std::make_shared<DumpOptions>();
   auto* dump = groups.dump.add_subcommand("utf8", "Canonical dump of a file decoded as UTF-8 with passthrough");

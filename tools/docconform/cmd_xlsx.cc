@@ -11,6 +11,7 @@
 #include "docconform/xlsx/generator.h"
 #include "docconform/xlsx/workbook.h"
 #include "limit_options.h"
+#include "option_ranges.h"
 
 namespace docconform::cli {
 namespace {
@@ -38,13 +39,14 @@ struct LoadFlags {
 
 void add_load_flags(CLI::App* app, LoadFlags& flags) {
   app->add_option("file", flags.file, "Input .xlsx/.xlsm file")->required();
-  app->add_option("--threads", flags.threads, "Thread cap (0 = min(jobs, cores))");
+  app->add_option("--threads", flags.threads, "Thread cap (0 = min(jobs, cores))")->transform(integer_range(0, max_threads_option));
   app->add_flag("--serial", flags.serial, "Load on the calling thread only");
   app->add_flag("--no-shortcut", flags.no_shortcut,
                 "Read every cell and shared string token by token (the result must not change)");
   app->add_option("--inflate", flags.inflate, "Where sheet parts are inflated: workers (default) or serial (phase A)")
       ->check(CLI::IsMember({"workers", "serial"}));
-  app->add_option("--chunk-bytes", flags.chunk_bytes, "Split sheets into chunks of about this much XML (0 = never)");
+  app->add_option("--chunk-bytes", flags.chunk_bytes, "Split sheets into chunks of about this much XML (0 = never)")
+      ->transform(byte_range(0, max_bytes_option));
   flags.limits.add_to(app);
 }
 
@@ -76,12 +78,16 @@ void add_xlsx_commands(CommandGroups& groups) {
   auto strings = std::make_shared<std::string>("shared");
   auto no_extras = std::make_shared<bool>(false);
   auto* g = groups.gen.add_subcommand("xlsx", "Write a deterministic synthetic workbook with libzip");
-  g->add_option("--sheets", gen->sheets, "Number of sheets")->capture_default_str();
-  g->add_option("--rows", gen->rows, "Rows per sheet, header included")->capture_default_str();
-  g->add_option("--cols", gen->columns, "Columns per row")->capture_default_str();
+  g->add_option("--sheets", gen->sheets, "Number of sheets")
+      ->capture_default_str()
+      ->transform(integer_range(1, xlsx::Limits{}.max_sheets));
+  g->add_option("--rows", gen->rows, "Rows per sheet, header included")
+      ->capture_default_str()
+      ->transform(integer_range(1, xlsx::max_rows));
+  g->add_option("--cols", gen->columns, "Columns per row")->capture_default_str()->transform(integer_range(1, xlsx::max_columns));
   g->add_option("--strings", *strings, "String cells: shared (sharedStrings part) or inline (t=\"inlineStr\")")
       ->check(CLI::IsMember({"shared", "inline"}))->capture_default_str();
-  g->add_option("--seed", gen->seed, "Seed of the deterministic generator")->capture_default_str();
+  g->add_option("--seed", gen->seed, "Seed of the deterministic generator")->capture_default_str()->transform(integer_range(0, UINT64_MAX));
   g->add_flag("--malformed-utf8", gen->malformed_utf8, "Put ill-formed UTF-8 into some strings");
   g->add_flag("--implicit-refs", gen->implicit_refs, "Omit r on every other row and its cells");
   g->add_flag("--no-extras", *no_extras, "No comment, table or merged range per sheet");

@@ -11,6 +11,7 @@
 #include <map>
 #include <mutex>
 
+#include "docconform/canonical.h"
 #include "docconform/error.h"
 #include "docconform/parallel.h"
 #include "docconform/sha256.h"
@@ -93,7 +94,7 @@ void time_phases(Result& r, const CaseFile& c, const Adapter& impl, const RunOpt
       failure = p.end == ProcessResult::End::exited ? "exit " + std::to_string(p.exit_code) + ": " + last_line(p.err)
                                                      : "did not exit normally: " + last_line(p.err);
     } else {
-      digest = "sha256:" + sha256_hex(p.out);
+      digest = "sha256:" + p.out_sha256;
       try {
         if (fs::exists(file)) r.phases = read_phase_file(file);
       } catch (const Error& e) {
@@ -115,7 +116,8 @@ Result run_one(const CaseFile& c, const Adapter& impl, const RunOptions& options
   r.case_file = &c;
   r.impl = impl.name;
   bool rejected = false;
-  std::string dump;
+  std::string dump;        // for the diff of a wrong result: the dump's first kept_output_bytes
+  bool dump_cut = false;   // the dump is longer than that
   if (impl.in_process()) {
     const DumpFormat* format = find_dump_format(c.format);
     const auto start = std::chrono::steady_clock::now();
@@ -141,16 +143,20 @@ Result run_one(const CaseFile& c, const Adapter& impl, const RunOptions& options
     switch (p.end) {
       case ProcessResult::End::timed_out:
         r.status = Status::timeout;
-        r.detail = "killed after " + std::to_string(limits.timeout_s) + " s";
+        r.detail = "killed after " + number_text(limits.timeout_s) + " s (the timeout)";
         return r;
       case ProcessResult::End::signaled:
         r.status = Status::adapter_failure;
         r.detail = "signal " + std::to_string(p.signal) + ": " + last_err;
         return r;
       case ProcessResult::End::output_overflow:
+        r.status = Status::adapter_failure;
+        r.detail = "output limit: more than " + std::to_string(limits.max_output_bytes) +
+                   " bytes on stdout (--max-output), killed";
+        return r;
       case ProcessResult::End::spawn_failed:
         r.status = Status::adapter_failure;
-        r.detail = p.end == ProcessResult::End::spawn_failed ? "could not start" : "output past the limit";
+        r.detail = "could not start: " + p.err;
         return r;
       case ProcessResult::End::exited:
         break;
@@ -168,16 +174,21 @@ Result run_one(const CaseFile& c, const Adapter& impl, const RunOptions& options
       return r;
     }
     rejected = p.exit_code == 1;
-    r.digest = rejected ? "rejected" : "sha256:" + sha256_hex(p.out);
+    r.digest = rejected ? "rejected" : "sha256:" + p.out_sha256;
     if (rejected) r.detail = last_err;
-    dump = p.out;
+    dump = p.out_head;
+    dump_cut = p.out_bytes > p.out_head.size();
   }
   r.status = classify(c, rejected, r.digest, r.golden_match);
   if (r.status == Status::wrong_result) {
-    if (impl.in_process()) dump = dump_in_process(*find_dump_format(c.format), c.path, true).dump;
+    if (impl.in_process()) {
+      InProcessOutcome again = dump_in_process(*find_dump_format(c.format), c.path, true, nullptr, limits.kept_output_bytes);
+      dump = std::move(again.dump);
+      dump_cut = again.dump_cut;
+    }
     const std::string golden = golden_dump_path(options.root, c.format, c.name);
     const std::string golden_name = "golden/" + c.format + "/" + c.name + ".dump";
-    r.diff = fs::exists(golden) ? dump_diff(read_file(golden), dump, golden_name, impl.name)
+    r.diff = fs::exists(golden) ? dump_diff(read_file(golden), dump, golden_name, impl.name, dump_cut)
                                 : "no " + golden_name + " to compare with (the ledger has only its digest)\n";
   }
   if (r.status != Status::rejected && r.status != Status::rejected_must_accept && r.status != Status::rejected_as_expected) {
@@ -258,7 +269,8 @@ std::vector<std::string> RunReport::gate_failures() const {
   return causes;
 }
 
-InProcessOutcome dump_in_process(const DumpFormat& format, const std::string& path, bool keep_dump, PhaseLog* phases) {
+InProcessOutcome dump_in_process(const DumpFormat& format, const std::string& path, bool keep_dump, PhaseLog* phases,
+                                 std::size_t keep_bytes) {
   InProcessOutcome outcome;
   try {
     Sha256 hash;
@@ -266,7 +278,10 @@ InProcessOutcome dump_in_process(const DumpFormat& format, const std::string& pa
         path,
         [&](std::string_view piece) {
           hash.update(piece);
-          if (keep_dump) outcome.dump += piece;
+          if (!keep_dump) return;
+          const std::size_t room = keep_bytes - outcome.dump.size();
+          outcome.dump_cut = outcome.dump_cut || piece.size() > room;
+          outcome.dump += piece.substr(0, room);
         },
         phases);
     outcome.digest = "sha256:" + hash.final_hex();
@@ -274,6 +289,7 @@ InProcessOutcome dump_in_process(const DumpFormat& format, const std::string& pa
     if (e.kind() == ErrorKind::io || e.kind() == ErrorKind::usage) throw;
     outcome.digest = "rejected";
     outcome.dump.clear();
+    outcome.dump_cut = false;
     outcome.error = e.what();
   }
   return outcome;
@@ -289,8 +305,10 @@ bool case_selected(const std::vector<std::string>& formats, const std::string& c
 std::vector<CaseFile> discover_cases(const std::string& root, const std::vector<std::string>& formats,
                                      const std::string& case_glob) {
   std::vector<CaseFile> cases;
+  const fs::path tree = fs::path(root) / "conformance" / "cases";
+  const fs::path real_tree = fs::weakly_canonical(tree);
   for (const auto& format : dump_formats()) {
-    const fs::path dir = fs::path(root) / "conformance" / "cases" / format.name;
+    const fs::path dir = tree / format.name;
     if (!fs::is_directory(dir)) continue;
     const GoldenLedger ledger = read_ledger((fs::path(root) / "golden" / (format.name + ".sha256")).string());
     for (const auto& entry : fs::directory_iterator(dir)) {
@@ -299,6 +317,13 @@ std::vector<CaseFile> discover_cases(const std::string& root, const std::vector<
       if (!entry.is_regular_file() || case_verdict(name) == '?') continue;
       if (std::find(format.extensions.begin(), format.extensions.end(), ext) == format.extensions.end()) continue;
       if (!case_selected(formats, case_glob, format.name, name)) continue;
+      // A symbolic link could hand the adapters any file of the machine as a case.
+      const fs::path real = fs::canonical(entry.path());
+      const auto [tree_end, real_at] = std::mismatch(real_tree.begin(), real_tree.end(), real.begin(), real.end());
+      if (tree_end != real_tree.end()) {
+        throw Error(ErrorKind::usage, {entry.path().string(), "", std::nullopt},
+                    "refused: a symbolic link to " + real.string() + ", outside the cases tree " + real_tree.string());
+      }
       const auto golden = ledger.entries.find(name);
       cases.push_back({format.name, name, entry.path().string(), case_verdict(name),
                        golden == ledger.entries.end() ? "" : golden->second});

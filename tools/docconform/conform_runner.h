@@ -2,6 +2,8 @@
 // classified against the golden ledger and the implementation's recorded expectations.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -85,7 +87,7 @@ struct RunOptions {
   // with another run; their outputs (dumps of 100+ MB) and peers' memory need wider limits.
   bool large = false;
   std::string large_dir;  // where they are generated; empty = <root>/build/large-cases
-  ProcessLimits large_limits{1800, 16384, std::size_t{1} << 30};
+  ProcessLimits large_limits{1800, 16384, std::uint64_t{1} << 30};
 };
 
 struct Skipped {
@@ -105,14 +107,15 @@ struct RunReport {
 };
 
 // The reference implementation in-process: digest ("sha256:<hex>" or "rejected"), dump (when
-// kept), error.
+// kept: its first keep_bytes), error.
 struct InProcessOutcome {
   std::string digest;
   std::string dump;
+  bool dump_cut = false;  // the dump was longer than keep_bytes
   std::string error;
 };
 InProcessOutcome dump_in_process(const DumpFormat& format, const std::string& path, bool keep_dump,
-                                 PhaseLog* phases = nullptr);
+                                 PhaseLog* phases = nullptr, std::size_t keep_bytes = SIZE_MAX);
 
 // Whether a case is among the formats (empty = all) and matches the glob on "<format>/<case>".
 bool case_selected(const std::vector<std::string>& formats, const std::string& case_glob, const std::string& format,

@@ -58,18 +58,25 @@ std::vector<std::string_view> lines_of(std::string_view text) {
 }  // namespace
 
 std::string dump_diff(const std::string& expected, const std::string& actual, const std::string& expected_name,
-                      const std::string& actual_name) {
+                      const std::string& actual_name, bool actual_cut) {
   constexpr std::size_t context = 3;
   constexpr std::size_t max_lines = 40;       // per side
   constexpr std::size_t max_line_bytes = 240;
   const auto a = lines_of(expected);
-  const auto b = lines_of(actual);
+  const std::string_view kept = actual_cut ? std::string_view(actual).substr(0, actual.rfind('\n') + 1) : actual;
+  const auto b = lines_of(kept);
   std::size_t head = 0;
   while (head < a.size() && head < b.size() && a[head] == b[head]) ++head;
+  if (actual_cut && head == b.size()) {
+    return "the first " + std::to_string(kept.size()) + " bytes of " + actual_name + " agree with " + expected_name +
+           "; the difference lies past them\n";
+  }
   if (head == a.size() && head == b.size()) return "";
   std::size_t tail = 0;
-  while (tail < a.size() - head && tail < b.size() - head && a[a.size() - 1 - tail] == b[b.size() - 1 - tail]) ++tail;
-  // One hunk: the differing middle between the common first and last lines, with context.
+  while (!actual_cut && tail < a.size() - head && tail < b.size() - head && a[a.size() - 1 - tail] == b[b.size() - 1 - tail]) ++tail;
+  // One hunk: the differing middle between the common first and last lines, with context. Of a
+  // cut dump, the expected lines shown stop where the kept ones do.
+  const std::size_t a_end = actual_cut ? std::min(a.size(), b.size()) : a.size() - tail;
   const std::size_t from = head - std::min(head, context);
   const std::size_t after = std::min(tail, context);
   const auto line = [&](char mark, std::string_view text) {
@@ -85,11 +92,12 @@ std::string dump_diff(const std::string& expected, const std::string& actual, co
     return out;
   };
   std::string diff = "--- " + expected_name + "\n+++ " + actual_name + "\n@@ -" + std::to_string(from + 1) + "," +
-                     std::to_string(a.size() - tail + after - from) + " +" + std::to_string(from + 1) + "," +
+                     std::to_string(a_end + after - from) + " +" + std::to_string(from + 1) + "," +
                      std::to_string(b.size() - tail + after - from) + " @@\n";
   for (std::size_t i = from; i < head; ++i) diff += line(' ', a[i]);
-  diff += side('-', a, a.size() - tail) + side('+', b, b.size() - tail);
+  diff += side('-', a, a_end) + side('+', b, b.size() - tail);
   for (std::size_t i = a.size() - tail; i < a.size() - tail + after; ++i) diff += line(' ', a[i]);
+  if (actual_cut) diff += "[" + actual_name + " kept only its first " + std::to_string(kept.size()) + " bytes]\n";
   return diff;
 }
 

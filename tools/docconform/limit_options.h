@@ -21,7 +21,7 @@ struct LimitField {
   std::variant<std::uint32_t L::*, std::uint64_t L::*> field;
 };
 
-// "123", "64K", "16M", "2G" (binary multiples); throws Error(usage) otherwise.
+// parse_byte_count's syntax (option_ranges.h); throws Error(usage) naming the limit otherwise.
 std::uint64_t parse_limit_value(const std::string& name, const std::string& text);
 
 template <class L>

@@ -6,6 +6,7 @@
 #include "docconform/error.h"
 #include "docconform/output_file.h"
 #include "docconform/truncation_guard.h"
+#include "parse_errors.h"
 
 namespace docconform::cli {
 namespace {
@@ -18,7 +19,7 @@ int exit_status(ErrorKind kind) {
     case ErrorKind::range: return 1;
     case ErrorKind::unsupported: return 2;
     case ErrorKind::io: return 74;
-    case ErrorKind::usage: return 64;
+    case ErrorKind::usage: return usage_exit_status;
   }
   return 1;
 }
@@ -36,7 +37,7 @@ int run_program(CLI::App& app, int argc, char** argv, const char* name) {
     app.parse(argc, argv);
     close_standard_output();  // what was printed reached it, or the exit status says so
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    return exit_for_parse_error(app, e);
   } catch (const Error& e) {
     std::fflush(stdout);
     std::cerr << name << ": " << e.what() << "\n";

@@ -1,81 +1,280 @@
 #include "subprocess.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <string_view>
 #include <chrono>
+#include <cstring>
+#include <string_view>
+
+#include "docconform/sha256.h"
 
 namespace docconform::cli {
 namespace {
 
 constexpr std::size_t stderr_keep = 64 << 10;
 
-void close_pipe(int fds[2]) {
-  for (int i = 0; i < 2; ++i) {
-    if (fds[i] >= 0) close(fds[i]);
-    fds[i] = -1;
+// What the supervisor tells the runner when it is done: the adapter's wait status and time, or
+// the step that failed and its errno. Smaller than PIPE_BUF, so written and read whole.
+enum class Step : int { none, close_fds, subreaper, fork, pidfd };
+struct Report {
+  Step failed = Step::none;
+  int error = 0;
+  int wait_status = 0;
+  std::int64_t adapter_ns = 0;  // from its fork to its exit
+};
+
+std::int64_t monotonic_ns() {
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return std::int64_t{now.tv_sec} * 1'000'000'000 + now.tv_nsec;
+}
+
+const char* to_string(Step step) {
+  switch (step) {
+    case Step::none: return "none";
+    case Step::close_fds: return "close_range";
+    case Step::subreaper: return "prctl(PR_SET_CHILD_SUBREAPER)";
+    case Step::fork: return "fork";
+    case Step::pidfd: return "pidfd_open";
+  }
+  return "?";
+}
+
+// Everything the supervisor and the adapter need, made before fork: a fork of a multi-threaded
+// process may only make async-signal-safe calls (no allocation).
+struct Launch {
+  std::vector<char*> args;
+  std::vector<char*> env;
+  rlim_t memory = 0;  // 0 = no cap
+  int out = -1;       // write ends of the adapter's stdout and stderr
+  int err = -1;
+  int report = -1;   // write end: the supervisor's Report
+  int control = -1;  // read end: closed by the runner to stop the run (or by its death)
+};
+
+// ---- The supervisor: a forked child that never execs, so async-signal-safe calls only -------------
+
+[[noreturn]] void send_report(int fd, Report report) {
+  while (write(fd, &report, sizeof report) < 0 && errno == EINTR) {}
+  _exit(0);
+}
+
+// Closes every descriptor but the standard ones and the launch's: the supervisor lives as long
+// as the run, and a copy of another run's pipe held here would delay that run's end of file.
+bool keep_only_launch_fds(const Launch& l) {
+  int keep[] = {l.out, l.err, l.report, l.control};
+  std::sort(std::begin(keep), std::end(keep));
+  unsigned from = 3;
+  for (const int fd : keep) {
+    if (static_cast<unsigned>(fd) > from && close_range(from, static_cast<unsigned>(fd) - 1, 0) != 0) return false;
+    from = static_cast<unsigned>(fd) + 1;
+  }
+  return close_range(from, ~0U, 0) == 0;
+}
+
+[[noreturn]] void exec_adapter(const Launch& l) {
+  setpgid(0, 0);
+  struct sigaction default_action{};
+  default_action.sa_handler = SIG_DFL;
+  for (const int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE}) sigaction(s, &default_action, nullptr);
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, nullptr);
+  if (l.memory != 0) {
+    const rlimit cap{l.memory, l.memory};
+    setrlimit(RLIMIT_AS, &cap);
+  }
+  const int devnull = open("/dev/null", O_RDONLY);
+  if (devnull >= 0) dup2(devnull, 0);
+  dup2(l.out, 1);
+  dup2(l.err, 2);
+  execvpe(l.args[0], l.args.data(), l.env.data());
+  _exit(127);
+}
+
+// SIGKILLs every live process whose parent is `self`, found in /proc (orphans a subreaper
+// adopted are known nowhere else); returns how many. Only our own children are signalled:
+// their pids cannot be reused before we reap them.
+int kill_children(pid_t self) {
+  const int proc = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (proc < 0) return 0;
+  int killed = 0;
+  alignas(dirent64) char entries[8192];
+  for (;;) {
+    const ssize_t n = getdents64(proc, entries, sizeof entries);
+    if (n <= 0) break;
+    for (ssize_t at = 0; at < n;) {
+      const auto* entry = reinterpret_cast<const dirent64*>(entries + at);
+      at += entry->d_reclen;
+      pid_t pid = 0;
+      const char* c = entry->d_name;
+      for (; *c >= '0' && *c <= '9'; ++c) pid = pid * 10 + (*c - '0');
+      if (*c != '\0' || pid <= 0 || pid == self) continue;
+      char path[32];
+      std::size_t len = static_cast<std::size_t>(c - entry->d_name);
+      if (len > 20) continue;
+      std::memcpy(path, entry->d_name, len);
+      std::memcpy(path + len, "/stat", 6);
+      const int fd = openat(proc, path, O_RDONLY | O_CLOEXEC);
+      if (fd < 0) continue;
+      // "pid (comm) state ppid ...": comm may hold anything, so the fields after its last ')'.
+      char stat[160];
+      const ssize_t got = read(fd, stat, sizeof stat - 1);
+      close(fd);
+      if (got <= 0) continue;
+      const char* close_paren = nullptr;
+      for (ssize_t i = 0; i < got; ++i) {
+        if (stat[i] == ')') close_paren = stat + i;
+      }
+      if (close_paren == nullptr || close_paren + 4 >= stat + got) continue;
+      const char state = close_paren[2];
+      pid_t parent = 0;
+      for (const char* p = close_paren + 4; p < stat + got && *p >= '0' && *p <= '9'; ++p) parent = parent * 10 + (*p - '0');
+      if (parent == self && state != 'Z' && state != 'X' && kill(pid, SIGKILL) == 0) ++killed;
+    }
+  }
+  close(proc);
+  return killed;
+}
+
+// Kills and reaps every process left under the supervisor: its children, then the orphans each
+// death hands over, until it has no child at all.
+void reap_descendants() {
+  const pid_t self = getpid();
+  for (;;) {
+    int status = 0;
+    const pid_t reaped = waitpid(-1, &status, WNOHANG);
+    if (reaped > 0 || (reaped < 0 && errno == EINTR)) continue;
+    if (reaped < 0) return;  // ECHILD: nothing the run started remains
+    if (kill_children(self) > 0) {
+      // One of them dies soon: wait for it rather than spin.
+      while (waitpid(-1, &status, 0) < 0 && errno == EINTR) {}
+    } else {
+      // A child /proc did not show yet (adopted during the scan): look again shortly.
+      const timespec pause{0, 1'000'000};
+      nanosleep(&pause, nullptr);
+    }
   }
 }
+
+[[noreturn]] void supervise(const Launch& l) {
+  // The runner's terminal signals and its death reach the supervisor as the control pipe's end
+  // of file, so that it can still clean up instead of leaving the adapter's processes behind.
+  struct sigaction ignore{};
+  ignore.sa_handler = SIG_IGN;
+  for (const int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE}) sigaction(s, &ignore, nullptr);
+  if (!keep_only_launch_fds(l)) send_report(l.report, {Step::close_fds, errno, 0});
+  if (prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) send_report(l.report, {Step::subreaper, errno, 0});
+  // The adapter's time is taken here, not by the runner: the supervisor's own start and end
+  // are no part of it.
+  const std::int64_t start = monotonic_ns();
+  const pid_t adapter = fork();
+  if (adapter == 0) exec_adapter(l);
+  close(l.out);
+  close(l.err);
+  if (adapter < 0) send_report(l.report, {Step::fork, errno, 0});
+  // By system call: glibc 2.36's <sys/pidfd.h> lacks C linkage for C++.
+  const int pidfd = static_cast<int>(syscall(SYS_pidfd_open, adapter, 0));
+  if (pidfd < 0) {
+    const int error = errno;
+    kill(-adapter, SIGKILL);
+    kill(adapter, SIGKILL);
+    reap_descendants();
+    send_report(l.report, {Step::pidfd, error, 0});
+  }
+  pollfd fds[2] = {{pidfd, POLLIN, 0}, {l.control, POLLIN, 0}};
+  while (true) {
+    if (poll(fds, 2, -1) < 0) continue;  // EINTR
+    if (fds[0].revents != 0) break;      // the adapter ended (a zombie until reaped)
+    if (fds[1].revents != 0) {           // stop: the deadline, the output limit, or the runner died
+      kill(-adapter, SIGKILL);
+      kill(adapter, SIGKILL);
+      fds[1].fd = -1;
+    }
+  }
+  const std::int64_t end = monotonic_ns();
+  // While the adapter is an unreaped zombie its pid is still the id of its process group.
+  kill(-adapter, SIGKILL);
+  int status = 0;
+  while (waitpid(adapter, &status, 0) < 0 && errno == EINTR) {}
+  reap_descendants();
+  send_report(l.report, {Step::none, 0, status, end - start});
+}
+
+// ---- The runner's side --------------------------------------------------------------------
+
+struct Pipe {
+  int read = -1;
+  int write = -1;
+  ~Pipe() {
+    close_read();
+    close_write();
+  }
+  bool open() {
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0) return false;
+    read = fds[0];
+    write = fds[1];
+    return true;
+  }
+  void close_read() {
+    if (read >= 0) close(read);
+    read = -1;
+  }
+  void close_write() {
+    if (write >= 0) close(write);
+    write = -1;
+  }
+};
 
 }  // namespace
 
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessLimits& limits,
                           const std::vector<std::string>& environment) {
   ProcessResult result;
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  // Built before fork: the child may only make async-signal-safe calls.
-  std::vector<char*> env;
+  Launch launch;
+  for (const auto& a : argv) launch.args.push_back(const_cast<char*>(a.c_str()));
+  launch.args.push_back(nullptr);
   for (char** e = environ; *e != nullptr; ++e) {
     const std::string_view entry(*e);
     const bool replaced = std::any_of(environment.begin(), environment.end(), [&](const std::string& ours) {
       return entry.substr(0, entry.find('=') + 1) == std::string_view(ours).substr(0, ours.find('=') + 1);
     });
-    if (!replaced) env.push_back(*e);
+    if (!replaced) launch.env.push_back(*e);
   }
-  for (const auto& e : environment) env.push_back(const_cast<char*>(e.c_str()));
-  env.push_back(nullptr);
+  for (const auto& e : environment) launch.env.push_back(const_cast<char*>(e.c_str()));
+  launch.env.push_back(nullptr);
+  launch.memory = static_cast<rlim_t>(limits.memory_mb) << 20;
 
-  int out_pipe[2] = {-1, -1};
-  int err_pipe[2] = {-1, -1};
-  if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0) {
-    close_pipe(out_pipe);
-    close_pipe(err_pipe);
-    result.err = "pipe failed";
+  Pipe out, err, report, control;
+  if (!out.open() || !err.open() || !report.open() || !control.open()) {
+    result.err = std::string("pipe: ") + std::strerror(errno);
     return result;
   }
-  const rlim_t memory = static_cast<rlim_t>(limits.memory_mb) << 20;
+  launch.out = out.write;
+  launch.err = err.write;
+  launch.report = report.write;
+  launch.control = control.read;
   const auto start = std::chrono::steady_clock::now();
-  const pid_t pid = fork();
-  if (pid == 0) {
-    // Child: only async-signal-safe calls until exec.
-    setpgid(0, 0);
-    if (limits.memory_mb != 0) {
-      const rlimit cap{memory, memory};
-      setrlimit(RLIMIT_AS, &cap);
-    }
-    const int devnull = open("/dev/null", O_RDONLY);
-    if (devnull >= 0) dup2(devnull, 0);
-    dup2(out_pipe[1], 1);
-    dup2(err_pipe[1], 2);
-    execvpe(args[0], args.data(), env.data());
-    _exit(127);
-  }
-  close(out_pipe[1]);
-  close(err_pipe[1]);
-  out_pipe[1] = err_pipe[1] = -1;
-  if (pid < 0) {
-    close_pipe(out_pipe);
-    close_pipe(err_pipe);
-    result.err = "fork failed";
+  const pid_t supervisor = fork();
+  if (supervisor == 0) supervise(launch);
+  out.close_write();
+  err.close_write();
+  report.close_write();
+  control.close_read();
+  if (supervisor < 0) {
+    result.err = std::string("fork: ") + std::strerror(errno);
     return result;
   }
 
@@ -83,52 +282,91 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessLim
                                     std::chrono::duration<double>(limits.timeout_s));
   bool timed_out = false;
   bool overflow = false;
-  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
-  int open_fds = 2;
+  const auto stop = [&](bool& why) {
+    why = true;
+    control.close_write();  // the supervisor kills the adapter and everything it started
+  };
+  Sha256 hash;
+  Report outcome;
+  std::size_t report_bytes = 0;
+  pollfd fds[3] = {{out.read, POLLIN, 0}, {err.read, POLLIN, 0}, {report.read, POLLIN, 0}};
   char buffer[65536];
-  while (open_fds > 0) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) {
-      timed_out = true;
-      break;
+  // The run ends with the supervisor's report, sent once no process of the run remains. Output
+  // still in the pipes then is read; a pipe another process still holds is not waited for.
+  while (fds[0].fd >= 0 || fds[1].fd >= 0 || fds[2].fd >= 0) {
+    int wait_ms = 0;
+    if (fds[2].fd >= 0) {
+      wait_ms = -1;
+      if (!timed_out && !overflow) {
+        const auto left = deadline - std::chrono::steady_clock::now();
+        if (left <= std::chrono::steady_clock::duration::zero()) {
+          stop(timed_out);
+          continue;
+        }
+        wait_ms = static_cast<int>(std::min<long long>(std::chrono::ceil<std::chrono::milliseconds>(left).count(), 1000));
+      }
     }
-    const int ready = poll(fds, 2, static_cast<int>(std::min<long long>(left.count(), 1000)));
+    const int ready = poll(fds, 3, wait_ms);
+    if (ready == 0 && fds[2].fd < 0) break;
     if (ready < 0 && errno != EINTR) break;
-    for (int i = 0; i < 2; ++i) {
+    for (int i = 0; i < 3; ++i) {
       if (fds[i].fd < 0 || (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
       const ssize_t n = read(fds[i].fd, buffer, sizeof buffer);
+      if (n < 0 && errno == EINTR) continue;
       if (n <= 0) {
-        close(fds[i].fd);
+        close(fds[i].fd);  // the Pipe's descriptor: forget it there too
+        (i == 0 ? out : i == 1 ? err : report).read = -1;
         fds[i].fd = -1;
-        --open_fds;
         continue;
       }
-      std::string& sink = i == 0 ? result.out : result.err;
-      sink.append(buffer, static_cast<std::size_t>(n));
-      if (i == 1 && sink.size() > 2 * stderr_keep) sink.erase(0, sink.size() - stderr_keep);
-      if (i == 0 && sink.size() > limits.max_output) overflow = true;
+      const auto bytes = static_cast<std::size_t>(n);
+      if (i == 0) {
+        if (overflow) continue;
+        result.out_bytes += bytes;
+        if (result.out_bytes > limits.max_output_bytes) {
+          stop(overflow);
+          continue;
+        }
+        hash.update(std::string_view(buffer, bytes));
+        if (result.out_head.size() < limits.kept_output_bytes) {
+          result.out_head.append(buffer, std::min(bytes, limits.kept_output_bytes - result.out_head.size()));
+        }
+      } else if (i == 1) {
+        result.err.append(buffer, bytes);
+        if (result.err.size() > 2 * stderr_keep) result.err.erase(0, result.err.size() - stderr_keep);
+      } else {
+        const std::size_t take = std::min(bytes, sizeof outcome - report_bytes);
+        std::memcpy(reinterpret_cast<char*>(&outcome) + report_bytes, buffer, take);
+        report_bytes += take;
+      }
     }
-    if (overflow) break;
   }
-  if (timed_out || overflow) kill(-pid, SIGKILL);
-  for (auto& f : fds) {
-    if (f.fd >= 0) close(f.fd);
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  int supervisor_status = 0;
+  while (waitpid(supervisor, &supervisor_status, 0) < 0 && errno == EINTR) {}
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (result.err.size() > stderr_keep) result.err.erase(0, result.err.size() - stderr_keep);
+
+  if (report_bytes != sizeof outcome) {
+    result.err = "the supervising process ended without a report (wait status " + std::to_string(supervisor_status) + ")";
+    return result;
+  }
+  if (outcome.failed != Step::none) {
+    result.err = std::string(to_string(outcome.failed)) + ": " + std::strerror(outcome.error);
+    return result;
+  }
+  result.seconds = static_cast<double>(outcome.adapter_ns) * 1e-9;
   if (timed_out) {
     result.end = ProcessResult::End::timed_out;
   } else if (overflow) {
     result.end = ProcessResult::End::output_overflow;
-  } else if (WIFEXITED(status)) {
+  } else if (WIFEXITED(outcome.wait_status)) {
     result.end = ProcessResult::End::exited;
-    result.exit_code = WEXITSTATUS(status);
+    result.exit_code = WEXITSTATUS(outcome.wait_status);
   } else {
     result.end = ProcessResult::End::signaled;
-    result.signal = WTERMSIG(status);
+    result.signal = WTERMSIG(outcome.wait_status);
   }
-  if (result.err.size() > stderr_keep) result.err.erase(0, result.err.size() - stderr_keep);
+  if (!overflow) result.out_sha256 = hash.final_hex();
   return result;
 }
 

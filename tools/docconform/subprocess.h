@@ -1,17 +1,21 @@
-// Runs one adapter process on one case under a wall-clock timeout and an address-space cap,
-// capturing its output. A hung or runaway implementation cannot stall or swamp the suite.
+// Runs one adapter process on one case under a wall-clock deadline, an address-space cap and an
+// output limit. Its output is hashed as it arrives and only a bounded prefix is kept, so a hung
+// or runaway implementation can neither stall the suite nor fill its memory; and no process it
+// started, even one that left its process group and session, outlives the run.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace docconform::cli {
 
 struct ProcessLimits {
-  double timeout_s = 30;
-  std::size_t memory_mb = 4096;      // RLIMIT_AS of the child; 0 = unlimited
-  std::size_t max_output = 64 << 20;  // stdout bytes kept; more is a failure of the adapter
+  double timeout_s = 30;                                   // the whole run, until every process it started is gone
+  std::size_t memory_mb = 4096;                            // RLIMIT_AS of the adapter; 0 = unlimited
+  std::uint64_t max_output_bytes = std::uint64_t{64} << 20;  // stdout past this ends the run as output_overflow
+  std::size_t kept_output_bytes = std::size_t{1} << 20;    // the first bytes of stdout kept for reports' diffs
 };
 
 struct ProcessResult {
@@ -19,13 +23,21 @@ struct ProcessResult {
   End end = End::spawn_failed;
   int exit_code = -1;  // when exited
   int signal = 0;      // when signaled
-  double seconds = 0;
-  std::string out;
-  std::string err;  // last 64 KiB of stderr
+  double seconds = 0;  // the adapter process, from its fork to its exit (the whole run if it failed to start)
+  std::string out_sha256;       // hex SHA-256 of all of stdout (empty after output_overflow)
+  std::uint64_t out_bytes = 0;  // bytes of stdout read (up to the limit and one read past it)
+  std::string out_head;         // the first kept_output_bytes of stdout
+  std::string err;              // last 64 KiB of stderr; why, when spawn_failed
 };
 
 // environment: "NAME=value" entries given to the child on top of this process's environment
 // (replacing a variable of the same name).
+//
+// The adapter runs under a supervising child process of ours, a child subreaper: processes the
+// adapter starts and orphans come to it instead of init. When the adapter ends, or at the
+// deadline, the supervisor kills the adapter's process group and then every process left under
+// it until none remains; only then does the run end. Runs on other threads have their own
+// supervisors, so they never touch each other's processes. Needs Linux 5.9 (pidfd_open, close_range).
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessLimits& limits,
                           const std::vector<std::string>& environment = {});
 

@@ -44,6 +44,11 @@ TEST(MapperArithmetic, ClampsAtEndOfFile) {
   EXPECT_EQ(plan.length, 1'000'100u - 983'040u);
 }
 
+TEST(MapperArithmetic, HugeWindowIsClampedWithoutWrapping) {
+  const ViewPlan plan = plan_view(1'000'000, 10, UINT64_MAX, 64 << 10, 1'000'100);
+  EXPECT_EQ(plan.length, 1'000'100u - 983'040u);
+}
+
 TEST(MapperArithmetic, WindowOfFileSizeIsOneMapping) {
   const ViewPlan plan = plan_view(0, 1, 5000, 4096, 5000);
   EXPECT_EQ(plan.aligned, 0u);

@@ -43,6 +43,7 @@ def write(path, text):
 
 def make_suite(docconform, root):
     """Two utf8 cases with their golden digests and dumps, and an adapter manifest."""
+    write(os.path.join(root, "conformance", "SPEC.md"), "# scratch suite\n")
     ledger = "# scratch suite\n"
     for name, text in (("y_a.bin", "a"), ("y_b.bin", "b")):
         case = os.path.join(root, "conformance", "cases", "utf8", name)
@@ -149,6 +150,18 @@ def installed(build_dir, scratch):
     os.makedirs(out)
     p = run(docconform, root, "--impl", "reference", cwd=elsewhere)
     check(p.returncode == 0, "installed reference run: exit %d: %s %s" % (p.returncode, p.stdout[-2000:], p.stderr))
+    # No --root: the suite is found beside the binary (<prefix>/share/docconform), or where
+    # DOCCONFORM_ROOT says; golden check proves the data read is the installed ledger.
+    for env in ({}, {"DOCCONFORM_ROOT": root}):
+        p = subprocess.run([docconform, "golden", "check", "--format", "utf8"], capture_output=True, text=True,
+                           cwd=elsewhere, env={**os.environ, **env})
+        check(p.returncode == 0, "installed golden check %s: exit %d: %s %s" % (env, p.returncode, p.stdout[-2000:], p.stderr))
+        p = subprocess.run([docconform, "conform", "run", "--no-progress", "--impl", "reference", "--format", "utf8"],
+                           capture_output=True, text=True, cwd=elsewhere, env={**os.environ, **env})
+        check(p.returncode == 0, "installed run without --root %s: exit %d: %s %s" % (env, p.returncode, p.stdout[-2000:], p.stderr))
+    p = subprocess.run([docconform, "golden", "check", "--format", "utf8"], capture_output=True, text=True, cwd=elsewhere,
+                       env={**os.environ, "DOCCONFORM_ROOT": elsewhere})
+    check(p.returncode == 64 and "DOCCONFORM_ROOT" in p.stderr, "a DOCCONFORM_ROOT without the suite: exit %d: %s" % (p.returncode, p.stderr))
     bring_your_own(docconform, root, out, wrong="utf8/y_ascii.bin", extra_args=("--format", "utf8"), cwd=elsewhere)
 
 

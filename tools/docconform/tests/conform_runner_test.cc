@@ -17,7 +17,9 @@
 #include "docconform/sha256.h"
 #include "docconform/sst/strings_file.h"
 #include "docconform/sst/xls.h"
+#include "golden_ledger.h"
 #include "phases.h"
+#include "process_scan.h"
 #include "run_timing.h"
 
 namespace docconform::cli {
@@ -56,12 +58,18 @@ class ConformRunner : public ::testing::Test {
     write(root_ / "raiser.py", "import sys\nsys.stdout.write('docconform-dump')\nraise ValueError('adapter bug')\n");
     write(root_ / "thrower.js", "throw new TypeError('adapter bug');\n");
     write(root_ / "exit3.sh", "echo 'something broke' >&2; exit 3\n");
+    write(root_ / "closer.sh", "exec >&- 2>&-; exec sleep 20\n");
+    // Leaves a grandchild in its own session that would write `late` after a second.
+    write(root_ / "escaper.sh", "setsid /bin/sh -c 'sleep 1; touch " + (root_ / "late").string() +
+                                    "' </dev/null >/dev/null 2>&1 &\n/bin/sh " + (root_ / "always-a.sh").string() + "\n");
     write(root_ / "conformance/adapters/ADAPTERS.tsv",
           "reference\t*\treference\tgate\t-\tin-process\n"
           "always-a\tutf8\tthird-party\tnogate\t-\t/bin/sh {root}/always-a.sh {input}\n"
           "crasher\tutf8\tthird-party\tnogate\t-\t/bin/sh {root}/crasher.sh {input}\n"
           "sleeper\tutf8\tthird-party\tnogate\t-\t/bin/sleep 20\n"
           "refuser\tutf8\tthird-party\tgate\t-\t/bin/sh {root}/refuser.sh {input}\n"
+          "closer\tutf8\tthird-party\tnogate\t-\t/bin/sh {root}/closer.sh {input}\n"
+          "escaper\tutf8\tthird-party\tnogate\t-\t/bin/sh {root}/escaper.sh {input}\n"
           "absent\tutf8\tthird-party\tnogate\t/no/such/tool\t/no/such/tool {input}\n"
           "gated-absent\tutf8\tthird-party\tgate\t/no/such/tool\t/no/such/tool {input}\n"
           "raiser\tutf8\tthird-party\tnogate\t-\t/usr/bin/python3 {root}/raiser.py {input}\n"
@@ -282,6 +290,84 @@ TEST_F(ConformRunner, JUnitAndSummaryCountWhatTheGateCounts) {
   EXPECT_NE(summary.find("gate failed: 1 departures of gated implementations"), std::string::npos) << summary;
   const std::string json = report_json(report);
   EXPECT_NE(json.find("\"reason\": \"known: refuses everything\""), std::string::npos);
+}
+
+TEST_F(ConformRunner, AdapterThatClosesItsOutputsAndHangsIsATimeout) {
+  const auto start = std::chrono::steady_clock::now();
+  const RunReport report = run({"closer"});
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 5.0);
+  for (const Result& r : report.results) {
+    EXPECT_EQ(r.status, Status::timeout) << r.case_file->name;
+    EXPECT_LT(r.seconds, 3.0);
+    EXPECT_NE(r.detail.find("0.5 s"), std::string::npos) << r.detail;
+  }
+}
+
+TEST_F(ConformRunner, ParallelRunsLeaveNoProcessBehind) {
+  const std::string marker = "DOCCONFORM_RUNNER_MARKER=" + std::to_string(::getpid());
+  ::setenv("DOCCONFORM_RUNNER_MARKER", marker.substr(marker.find('=') + 1).c_str(), 1);
+  RunOptions o = options({"escaper", "always-a", "closer"});
+  o.jobs = 4;
+  const RunReport report = run_conformance(o);
+  ::unsetenv("DOCCONFORM_RUNNER_MARKER");
+  EXPECT_TRUE(processes_carrying(marker).empty());
+  const auto escaper = statuses(report, "escaper");
+  EXPECT_EQ(escaper.at("y_a.bin"), Status::pass);
+  EXPECT_EQ(escaper.at("y_b.bin"), Status::wrong_result);
+  EXPECT_EQ(statuses(report, "always-a").at("y_a.bin"), Status::pass);
+  EXPECT_EQ(statuses(report, "closer").at("y_a.bin"), Status::timeout);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  EXPECT_FALSE(fs::exists(root_ / "late"));
+}
+
+TEST_F(ConformRunner, CaseReachedThroughASymlinkOutOfTheTreeIsRefused) {
+  write(root_ / "elsewhere/secret.bin", "s");
+  fs::create_symlink(root_ / "elsewhere/secret.bin", root_ / "conformance/cases/utf8/y_link.bin");
+  try {
+    run({"reference"});
+    FAIL() << "a case outside the cases tree must be refused";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("y_link.bin"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("outside the cases tree"), std::string::npos) << e.what();
+  }
+  // A link within the tree is a case like any other.
+  fs::remove(root_ / "conformance/cases/utf8/y_link.bin");
+  fs::create_symlink(root_ / "conformance/cases/utf8/y_a.bin", root_ / "conformance/cases/utf8/i_link.bin");
+  EXPECT_EQ(statuses(run({"reference"}), "reference").at("i_link.bin"), Status::accepted);
+}
+
+TEST_F(ConformRunner, WrongResultKeepsOnlyTheFirstBytesOfTheDumpForTheDiff) {
+  RunOptions o = options({"always-a"});
+  o.limits.kept_output_bytes = 30;  // "docconform-dump utf8 1\nunits " and no more
+  const RunReport report = run_conformance(o);
+  const auto it = std::find_if(report.results.begin(), report.results.end(),
+                               [](const Result& r) { return r.case_file->name == "y_b.bin"; });
+  ASSERT_NE(it, report.results.end());
+  EXPECT_EQ(it->status, Status::wrong_result);
+  // The kept bytes end inside a line that agrees with the golden dump's.
+  EXPECT_EQ(it->diff, "the first 23 bytes of always-a agree with golden/utf8/y_b.bin.dump; the difference lies past them\n");
+  // The digest still covers the whole dump.
+  EXPECT_EQ(statuses(report, "always-a").at("y_a.bin"), Status::pass);
+}
+
+TEST(DumpDiff, OfACutDumpComparesOnlyItsCompleteLines) {
+  const std::string golden = "head\nsame\nlast golden\n";
+  EXPECT_EQ(dump_diff(golden, "head\nother\nla", "g", "a", true),
+            "--- g\n+++ a\n@@ -1,2 +1,2 @@\n head\n-same\n+other\n[a kept only its first 11 bytes]\n");
+  EXPECT_EQ(dump_diff(golden, "head\nsame\nla", "g", "a", true),
+            "the first 10 bytes of a agree with g; the difference lies past them\n");
+  EXPECT_EQ(dump_diff(golden, "head\nsame\n", "g", "a"), "--- g\n+++ a\n@@ -1,3 +1,2 @@\n head\n same\n-last golden\n");
+}
+
+TEST_F(ConformRunner, OutputPastTheLimitIsAnAdapterFailureNamingTheLimit) {
+  RunOptions o = options({"always-a"});
+  o.limits.max_output_bytes = 10;
+  const RunReport report = run_conformance(o);
+  for (const Result& r : report.results) {
+    EXPECT_EQ(r.status, Status::adapter_failure);
+    EXPECT_NE(r.detail.find("output limit"), std::string::npos) << r.detail;
+    EXPECT_NE(r.detail.find("--max-output"), std::string::npos) << r.detail;
+  }
 }
 
 TEST_F(ConformRunner, GatedImplementationFailsTheRunUnlessExpected) {

@@ -1,8 +1,19 @@
 #include "subprocess.h"
 
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "docconform/sha256.h"
+#include "process_scan.h"
 
 namespace docconform::cli {
 namespace {
@@ -11,8 +22,20 @@ TEST(RunProcess, CapturesOutputAndExitCode) {
   const ProcessResult r = run_process({"/bin/sh", "-c", "echo out; echo err >&2; exit 3"}, {});
   EXPECT_EQ(r.end, ProcessResult::End::exited);
   EXPECT_EQ(r.exit_code, 3);
-  EXPECT_EQ(r.out, "out\n");
+  EXPECT_EQ(r.out_head, "out\n");
+  EXPECT_EQ(r.out_bytes, 4u);
+  EXPECT_EQ(r.out_sha256, sha256_hex("out\n"));
   EXPECT_EQ(r.err, "err\n");
+}
+
+TEST(RunProcess, HashesAllOfStdoutAndKeepsOnlyItsFirstBytes) {
+  ProcessLimits limits;
+  limits.kept_output_bytes = 1000;
+  const ProcessResult r = run_process({"/bin/sh", "-c", "head -c 3000000 /dev/zero"}, limits);
+  EXPECT_EQ(r.end, ProcessResult::End::exited);
+  EXPECT_EQ(r.out_bytes, 3000000u);
+  EXPECT_EQ(r.out_head, std::string(1000, '\0'));
+  EXPECT_EQ(r.out_sha256, sha256_hex(std::string(3000000, '\0')));
 }
 
 TEST(RunProcess, AddsAndReplacesEnvironmentVariables) {
@@ -21,7 +44,7 @@ TEST(RunProcess, AddsAndReplacesEnvironmentVariables) {
   const ProcessResult r = run_process(
       {"/bin/sh", "-c", "echo $DOCCONFORM_TEST_KEPT $DOCCONFORM_TEST_REPLACED $DOCCONFORM_TEST_ADDED; env | grep -c ^DOCCONFORM_TEST_REPLACED="},
       {}, {"DOCCONFORM_TEST_REPLACED=new", "DOCCONFORM_TEST_ADDED=added"});
-  EXPECT_EQ(r.out, "kept new added\n1\n");
+  EXPECT_EQ(r.out_head, "kept new added\n1\n");
   ::unsetenv("DOCCONFORM_TEST_KEPT");
   ::unsetenv("DOCCONFORM_TEST_REPLACED");
 }
@@ -56,9 +79,96 @@ TEST(RunProcess, MissingProgramIsExit127) {
 
 TEST(RunProcess, OutputBeyondTheLimitIsCut) {
   ProcessLimits limits;
-  limits.max_output = 1000;
+  limits.max_output_bytes = 1000;
   const ProcessResult r = run_process({"/bin/sh", "-c", "yes"}, limits);
   EXPECT_EQ(r.end, ProcessResult::End::output_overflow);
+  EXPECT_LE(r.out_head.size(), 1000u);
+}
+
+// A unique NAME=value per test, inherited by every process the adapter starts.
+std::string marker(const char* test) {
+  return std::string("DOCCONFORM_RUN_MARKER=") + test + "-" + std::to_string(::getpid());
+}
+
+TEST(RunProcess, DeadlineCoversAnAdapterThatClosedItsOutputs) {
+  ProcessLimits limits;
+  limits.timeout_s = 1;
+  const std::string mark = marker("closed-outputs");
+  const ProcessResult r = run_process({"/bin/sh", "-c", "exec >&- 2>&-; sleep 30"}, limits, {mark});
+  EXPECT_EQ(r.end, ProcessResult::End::timed_out);
+  EXPECT_GT(r.seconds, 0.5);  // the adapter's own time: it started a little after the run
+  EXPECT_LT(r.seconds, 5.0);
+  EXPECT_TRUE(processes_carrying(mark).empty());
+}
+
+TEST(RunProcess, NoProcessOfTheRunOutlivesIt) {
+  // A grandchild in its own session escapes a process-group kill; it would write `late`.
+  const auto dir = std::filesystem::temp_directory_path() / ("docconform-escape-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string late = (dir / "late").string();
+  const std::string mark = marker("escaped");
+  const ProcessResult r = run_process(
+      {"/bin/sh", "-c", "setsid /bin/sh -c 'sleep 1; touch " + late + "' </dev/null >/dev/null 2>&1 & echo started"}, {}, {mark});
+  EXPECT_EQ(r.end, ProcessResult::End::exited);
+  EXPECT_EQ(r.out_head, "started\n");
+  EXPECT_LT(r.seconds, 1.0);
+  EXPECT_TRUE(processes_carrying(mark).empty());
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  EXPECT_FALSE(std::filesystem::exists(late));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(RunProcess, TimeoutKillsEscapedDescendantsHoldingTheOutput) {
+  ProcessLimits limits;
+  limits.timeout_s = 1;
+  const std::string mark = marker("escaped-holding");
+  // The escaped grandchild keeps stdout open: the run must not wait for its end of file.
+  const ProcessResult r = run_process({"/bin/sh", "-c", "setsid sleep 30 & setsid sh -c 'sleep 30 & sleep 30' & sleep 30"}, limits, {mark});
+  EXPECT_EQ(r.end, ProcessResult::End::timed_out);
+  EXPECT_LT(r.seconds, 5.0);
+  EXPECT_TRUE(processes_carrying(mark).empty());
+}
+
+TEST(RunProcess, ParallelRunsKillOnlyTheirOwnProcesses) {
+  // Quick runs that leave escaped processes behind end while slow runs are still working: the
+  // quick runs' clean-up must not touch the slow runs' adapters.
+  constexpr int pairs = 4;
+  std::vector<ProcessResult> slow(pairs), quick(pairs);
+  std::vector<std::thread> threads;
+  const std::string mark = marker("parallel");
+  for (int i = 0; i < pairs; ++i) {
+    threads.emplace_back([&, i] { slow[i] = run_process({"/bin/sh", "-c", "sleep 1; echo done"}, {}, {mark}); });
+    threads.emplace_back([&, i] {
+      for (int k = 0; k < 3; ++k) quick[i] = run_process({"/bin/sh", "-c", "setsid sleep 30 & echo quick"}, {}, {mark});
+    });
+  }
+  for (auto& t : threads) t.join();
+  for (int i = 0; i < pairs; ++i) {
+    EXPECT_EQ(slow[i].end, ProcessResult::End::exited);
+    EXPECT_EQ(slow[i].exit_code, 0);
+    EXPECT_EQ(slow[i].out_head, "done\n");
+    EXPECT_EQ(quick[i].out_head, "quick\n");
+  }
+  EXPECT_TRUE(processes_carrying(mark).empty());
+}
+
+TEST(RunProcess, AdapterDiesWithTheRunner) {
+  const std::string mark = marker("runner-death");
+  const pid_t runner = ::fork();
+  if (runner == 0) {
+    run_process({"/bin/sh", "-c", "setsid sleep 30 & sleep 30"}, {}, {mark});
+    ::_exit(0);
+  }
+  ASSERT_GT(runner, 0);
+  const auto wait_until = [&](auto done) {
+    for (int i = 0; i < 500 && !done(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    return done();
+  };
+  // The adapter, the shell's sleep and the escaped sleep.
+  EXPECT_TRUE(wait_until([&] { return processes_carrying(mark).size() >= 3; }));
+  ::kill(runner, SIGKILL);
+  ::waitpid(runner, nullptr, 0);
+  EXPECT_TRUE(wait_until([&] { return processes_carrying(mark).empty(); }));
 }
 
 }  // namespace

@@ -9,6 +9,10 @@
 
 namespace docconform::pdf {
 
+// generate_pdf refuses larger files (Error(usage)).
+inline constexpr std::uint32_t max_generated_objects = 50'000'000;
+inline constexpr std::uint32_t max_generated_pages = 10'000'000;
+
 struct GenerateOptions {
   std::uint32_t objects = 100;      // payload objects (pages, catalog and info come on top)
   std::uint32_t payload = 600;      // bytes of string data per payload object
