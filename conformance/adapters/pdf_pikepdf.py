@@ -49,6 +49,8 @@ def leaf_pages(pdf, table):
     """[(leaf, inherited /MediaBox and /Rotate)]; `table` is the set of object numbers the file's
     xref lists."""
     root = pdf.Root.get("/Pages")
+    if root is None:
+        reject("format", "the catalog has no /Pages")
     seen = set()
     leaves = []
     stack = [(root, {})]

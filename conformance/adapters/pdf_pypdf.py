@@ -281,7 +281,8 @@ def main():
                 gen = a if kind == "n" else 0
                 lines.append("obj %d %d %s" % (num, gen, object_text(reader.get_object(IndirectObject(num, gen, reader)))))
         version = reader.pdf_header[len("%PDF-"):].encode("latin-1")
-    except (pypdf.errors.PyPdfError, ValueError, KeyError, AssertionError, StopIteration) as e:
+    # RecursionError: pypdf follows a /Length that refers to its own stream without end.
+    except (pypdf.errors.PyPdfError, ValueError, KeyError, AssertionError, StopIteration, RecursionError) as e:
         reject("format", "%s: %s" % (type(e).__name__, e))
     repairs = [m for m in warnings.messages if not m.startswith(NOT_A_REPAIR)]
     if repairs:

@@ -4,6 +4,7 @@
 
 #include "cli_util.h"
 #include "commands.h"
+#include "conform_expectations.h"
 #include "conform_report.h"
 #include "conform_runner.h"
 #include "option_ranges.h"
@@ -19,6 +20,12 @@ struct ConformOptions {
   std::string markdown;
 };
 
+struct DraftOptions {
+  std::string from;
+  std::string impl;
+  std::string output;
+};
+
 }  // namespace
 
 void add_conform_commands(CommandGroups& groups) {
@@ -29,7 +36,15 @@ void add_conform_commands(CommandGroups& groups) {
   run->add_option("--root", options->run.root, root_option_help);
   run->add_option("--format", options->run.formats, "Only these formats (repeatable)");
   run->add_option("--impl", options->run.impls, "Only these implementations (repeatable; see conformance/adapters/ADAPTERS.tsv)");
+  run->add_option("--adapters", options->run.adapter_files,
+                  "More adapters, from a TSV with the columns of ADAPTERS.tsv; {dir} = its directory (repeatable)")
+      ->check(CLI::ExistingFile);
+  run->add_option("--expectations", options->run.expectation_dirs,
+                  "More recorded differences: a directory of <implementation>.tsv files (repeatable)")
+      ->check(CLI::ExistingDirectory);
   run->add_option("--cases", options->run.case_glob, "Only cases matching this glob on <format>/<case file>");
+  run->add_option("--allow-skip", options->run.allow_skip,
+                  "A gated implementation whose missing requirement does not fail the run (repeatable)");
   run->add_option("--jobs,-j", options->run.jobs, "Parallel runs (0 = hardware threads)")
       ->capture_default_str()
       ->transform(integer_range(0, max_threads_option));
@@ -61,12 +76,27 @@ void add_conform_commands(CommandGroups& groups) {
     options->run.root = resolve_root(options->run.root);
     options->run.docconform_binary = self_executable();
     const RunReport report = run_conformance(options->run);
-    print_summary(report, options->run.root);
+    print_summary(report);
     if (!options->json.empty()) write_file(options->json, report_json(report));
     if (!options->junit.empty()) write_file(options->junit, report_junit(report));
     if (!options->html.empty()) write_file(options->html, report_html(report));
     if (!options->markdown.empty()) write_file(options->markdown, report_markdown(report));
     if (report.gate_failed()) throw CLI::RuntimeError(1);
+  });
+
+  auto draft = std::make_shared<DraftOptions>();
+  auto* expectations = conform->add_subcommand(
+      "expectations", "Draft an expectations file (<implementation>.tsv) from the departures in a run's JSON report");
+  expectations->add_option("--from", draft->from, "The JSON report of `conform run --json`")->required()->check(CLI::ExistingFile);
+  expectations->add_option("--impl", draft->impl, "The implementation (needed when several have departures)");
+  expectations->add_option("--output,-o", draft->output, "Write the file here (default: stdout)");
+  expectations->callback([draft] {
+    const std::string text = draft_expectations(read_file(draft->from), draft->from, draft->impl);
+    if (draft->output.empty()) {
+      std::cout << text;
+    } else {
+      write_file(draft->output, text);
+    }
   });
 }
 

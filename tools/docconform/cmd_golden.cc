@@ -76,7 +76,7 @@ void update_consensus(const GoldenOptions& options, const std::string& format) {
   std::string skipped;
   if (!run.impls.empty()) {
     const RunReport report = run_conformance(run);
-    for (const auto& [impl, missing] : report.skipped) skipped += " " + impl + " (needs " + missing + ")";
+    for (const auto& s : report.skipped) skipped += " " + s.impl + " (needs " + s.requirement + ")";
     for (const auto& c : report.cases) agreeing[c.name];
     for (const auto& r : report.results) {
       if (r.golden_match) agreeing[r.case_file->name].push_back(r.impl);
@@ -159,7 +159,7 @@ int check(const GoldenOptions& options) {
   run.impls = {"reference"};
   run.progress = false;
   const RunReport report = run_conformance(run);
-  print_summary(report, options.root);
+  print_summary(report);
   int failed = report.gate_failed() ? 1 : 0;
   // Every ledger entry must still have its case file.
   for (const auto& format : dump_formats()) {

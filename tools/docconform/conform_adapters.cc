@@ -35,8 +35,11 @@ std::vector<Adapter> read_adapters(const std::string& manifest_path) {
   if (!std::filesystem::exists(manifest_path)) {
     throw Error(ErrorKind::io, {manifest_path, "", std::nullopt}, "cannot open the adapter manifest");
   }
+  // {dir}: the manifest's own directory, so that an adapter beside it is found from anywhere.
+  const std::string dir = std::filesystem::absolute(manifest_path).parent_path().string();
   std::vector<Adapter> adapters;
-  for (const auto& [number, fields] : read_tsv(manifest_path)) {
+  for (auto [number, fields] : read_tsv(manifest_path)) {
+    for (std::size_t i = 4; i < fields.size(); ++i) replace_all(fields[i], "{dir}", dir);
     if (fields.size() != 6) {
       throw Error(ErrorKind::format, {manifest_path, "line " + std::to_string(number), std::nullopt},
                   "expected 6 tab-separated fields: name formats kind gate requires command");

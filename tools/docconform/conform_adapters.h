@@ -12,7 +12,8 @@ struct Adapter {
   std::string kind;                  // reference | independent | third-party
   bool gated = false;                // a run fails when a gated implementation misses its expectations
   std::vector<std::string> requires_;  // programs or files that must exist for it to run
-  std::string command;               // with {input}, {format}, {root}, {docconform} placeholders
+  std::string command;               // with {input}, {format}, {root}, {docconform}, {cli-dump} placeholders
+                                     // ({dir}, the manifest's directory, is replaced when it is read)
 
   bool in_process() const { return command == "in-process"; }
   bool reads(const std::string& format) const;

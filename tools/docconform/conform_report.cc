@@ -44,6 +44,12 @@ std::string xml_escape(const std::string& text) {
   return out;
 }
 
+// Runs that end with a dump or a rejection; the others' times are no measure of the implementation.
+bool finished(const Result& r) {
+  return r.status != Status::crash && r.status != Status::adapter_failure && r.status != Status::timeout &&
+         r.status != Status::unsupported;
+}
+
 struct Speed {
   double median_s = 0;
   double total_s = 0;
@@ -54,7 +60,7 @@ struct Speed {
 std::map<std::string, std::map<std::string, Speed>> speed_table(const RunReport& report) {
   std::map<std::string, std::map<std::string, std::vector<double>>> times;
   for (const auto& r : report.results) {
-    if (r.status == Status::crash || r.status == Status::timeout || r.status == Status::unsupported) continue;
+    if (!finished(r)) continue;
     if (r.case_file->large) continue;  // in the large-case table instead
     times[r.impl][r.case_file->format].push_back(r.seconds);
   }
@@ -80,9 +86,6 @@ struct LargeRun {
 };
 
 std::vector<LargeRun> large_runs(const RunReport& report) {
-  const auto finished = [](const Result& r) {
-    return r.status != Status::crash && r.status != Status::timeout && r.status != Status::unsupported;
-  };
   std::map<const CaseFile*, const Result*> reference;
   for (const auto& r : report.results) {
     if (r.case_file->large && r.impl == "reference" && finished(r)) reference[r.case_file] = &r;
@@ -131,12 +134,22 @@ std::map<std::string, std::map<std::string, std::size_t>> status_counts(const Ru
   return counts;
 }
 
-// One implementation's results in a line: outcomes that are fine, failing, unexpected for its gate.
+// Results counted by outcome (conform_runner.h), with the statuses behind them.
 struct Tally {
   std::size_t ok = 0;
-  std::size_t failing = 0;
-  std::size_t unexpected = 0;
+  std::size_t recorded = 0;
+  std::size_t departures = 0;
+  std::size_t failed = 0;
   std::string statuses;  // "pass 16, rejected 19"
+
+  void add(const Result& r) {
+    switch (r.outcome) {
+      case Outcome::ok: ++ok; break;
+      case Outcome::recorded: ++recorded; break;
+      case Outcome::departure: ++departures; break;
+      case Outcome::failed: ++failed; break;
+    }
+  }
 };
 
 Tally tally(const RunReport& report, const std::string& impl) {
@@ -144,13 +157,22 @@ Tally tally(const RunReport& report, const std::string& impl) {
   std::map<std::string, std::size_t> counts;
   for (const auto& r : report.results) {
     if (r.impl != impl) continue;
-    (is_failure(r.status) ? t.failing : t.ok) += 1;
-    t.unexpected += r.expected ? 0 : 1;
+    t.add(r);
     ++counts[to_string(r.status)];
   }
   for (const auto& [status, n] : counts) t.statuses += (t.statuses.empty() ? "" : ", ") + status + " " + std::to_string(n);
   return t;
 }
+
+std::string tally_text(const Tally& t) {
+  return std::to_string(t.ok) + " ok, " + std::to_string(t.recorded) + " recorded, " + std::to_string(t.departures) +
+         " departures (ungated, reported only), " + std::to_string(t.failed) + " failed";
+}
+
+const std::string outcome_legend =
+    "ok = no departure from the golden verdicts; recorded = a gated implementation's departure listed with its reason in its "
+    "expectations file; departures = an ungated implementation's departures, reported without failing the run; failed = "
+    "fails the run (a gated implementation's new departure, or an adapter failure of any implementation).";
 
 const char* status_color(const Result& r) {
   switch (r.status) {
@@ -163,6 +185,7 @@ const char* status_color(const Result& r) {
     case Status::rejected_must_accept: return "#f08a24";
     case Status::accepted_must_reject: return "#9b59b6";
     case Status::crash: return "#222222";
+    case Status::adapter_failure: return "#000000";
     case Status::timeout: return "#6d6d6d";
     case Status::no_golden: return "#f4a6c0";
   }
@@ -180,11 +203,24 @@ const char* status_mark(const Result& r) {
     case Status::rejected_must_accept: return "REJECTED";
     case Status::accepted_must_reject: return "ACCEPTED";
     case Status::crash: return "CRASH";
+    case Status::adapter_failure: return "ADAPTER";
     case Status::timeout: return "TIMEOUT";
     case Status::no_golden: return "NO-GOLDEN";
   }
   return "?";
 }
+
+// What a report shows of a result beyond its status: the diff of a wrong result, the stderr of a
+// rejection or a failed run.
+std::string evidence(const Result& r) {
+  std::string text = r.diff;
+  if (!r.stderr_text.empty()) text += (text.empty() ? "" : "\n") + std::string("stderr:\n") + r.stderr_text;
+  if (!text.empty() && text.back() != '\n') text += '\n';
+  return text;
+}
+
+// The results a reader looks into: those that depart from the golden verdicts.
+bool shows_evidence(const Result& r) { return r.outcome != Outcome::ok && !evidence(r).empty(); }
 
 // Results indexed by case then impl, for the matrices.
 std::map<std::string, std::map<std::string, const Result*>> matrix(const RunReport& report) {
@@ -272,32 +308,29 @@ nlohmann::ordered_json phases_json(const PhaseLog& phases) {
 }  // namespace
 
 
-void print_summary(const RunReport& report, const std::string& root) {
-  for (const auto& [impl, missing] : report.skipped) {
-    std::cout << "skipped " << impl << ": requires " << missing << "\n";
+void print_summary(const RunReport& report) {
+  for (const auto& s : report.skipped) {
+    std::cout << "skipped " << s.impl << ": requires " << s.requirement << (s.fails_gate ? " (gated: fails the run)" : "") << "\n";
   }
   std::size_t shown = 0;
   for (const auto& r : report.results) {
-    if (r.expected || shown >= 30) continue;
+    if (r.outcome != Outcome::failed || shown >= 30) continue;
     ++shown;
-    std::cout << "UNEXPECTED " << r.impl << " " << case_key(*r.case_file) << ": " << to_string(r.status)
+    std::cout << "FAILED " << r.impl << " " << case_key(*r.case_file) << ": " << to_string(r.status)
               << (r.detail.empty() ? "" : " (" + r.detail + ")") << "\n";
-    const std::string golden = golden_dump_path(root, r.case_file->format, r.case_file->name);
-    if (r.status == Status::wrong_result && std::filesystem::exists(golden)) {
-      std::cout << dump_diff(read_file(golden), r.dump, r.dump_cut);
-    }
+    std::cout << evidence(r);
   }
+  Tally all;
   for (const auto& impl : report.impls) {
     const Tally t = tally(report, impl.name);
-    std::cout << "  " << impl.name << (impl.gated ? " [gated]" : "") << ": " << t.ok << " ok, " << t.failing
-              << " failing";
-    if (impl.gated) std::cout << ", " << t.unexpected << " unexpected";
-    std::cout << "  (" << t.statuses << ")\n";
+    std::cout << "  " << impl.name << (impl.gated ? " [gated]" : "") << ": " << tally_text(t) << "  (" << t.statuses << ")\n";
   }
-  std::size_t unexpected = 0;
-  for (const auto& r : report.results) unexpected += r.expected ? 0 : 1;
-  std::cout << "conform: " << report.cases.size() << " cases x " << report.impls.size() << " implementations: "
-            << (report.results.size() - unexpected) << " passed, " << unexpected << " failed\n";
+  for (const auto& r : report.results) all.add(r);
+  std::cout << "conform: " << report.cases.size() << " cases x " << report.impls.size() << " implementations, "
+            << report.results.size() << " runs: " << tally_text(all) << "\n";
+  const auto causes = report.gate_failures();
+  for (const auto& cause : causes) std::cout << "conform: gate failed: " << cause << "\n";
+  if (causes.empty()) std::cout << "conform: gate passed\n";
 }
 
 std::string report_json(const RunReport& report) {
@@ -308,7 +341,9 @@ std::string report_json(const RunReport& report) {
     j["implementations"].push_back({{"name", impl.name}, {"kind", impl.kind}, {"gated", impl.gated}, {"formats", impl.formats}});
   }
   j["skipped"] = nlohmann::json::array();
-  for (const auto& [impl, missing] : report.skipped) j["skipped"].push_back({{"impl", impl}, {"requires", missing}});
+  for (const auto& s : report.skipped) {
+    j["skipped"].push_back({{"impl", s.impl}, {"requires", s.requirement}, {"fails_gate", s.fails_gate}});
+  }
   j["results"] = nlohmann::json::array();
   for (const auto& r : report.results) {
     j["results"].push_back({{"case", case_key(*r.case_file)},
@@ -317,13 +352,17 @@ std::string report_json(const RunReport& report) {
                             {"verdict", std::string(1, r.case_file->verdict)},
                             {"status", to_string(r.status)},
                             {"golden_match", r.golden_match},
-                            {"expected", r.expected},
+                            {"outcome", to_string(r.outcome)},
+                            {"reason", r.reason},
                             {"seconds", r.seconds},
                             {"digest", r.digest},
                             {"detail", r.detail},
+                            {"diff", r.diff},
+                            {"stderr", r.stderr_text},
                             {"phases", phases_json(r.phases)}});
   }
   for (const auto& [impl, counts] : status_counts(report)) j["summary"][impl] = counts;
+  j["gate_failures"] = report.gate_failures();
   for (const auto& [impl, per_format] : speed_table(report)) {
     for (const auto& [format, s] : per_format) {
       j["speed"][impl][format] = {{"median_s", s.median_s}, {"total_s", s.total_s}, {"cases", s.cases}};
@@ -350,28 +389,47 @@ std::string report_json(const RunReport& report) {
   return j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
+// A failure for each result that fails the run; a recorded departure, an ungated departure and an
+// unsupported case are skipped with their reason, so CI systems count what the exit status counts.
 std::string report_junit(const RunReport& report) {
   std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"docconform\">\n";
   for (const auto& impl : report.impls) {
     std::size_t tests = 0;
     std::size_t failures = 0;
+    std::size_t skipped = 0;
     std::string body;
     for (const auto& r : report.results) {
       if (r.impl != impl.name) continue;
       ++tests;
       body += "  <testcase classname=\"" + xml_escape(impl.name + "." + r.case_file->format) + "\" name=\"" +
               xml_escape(r.case_file->name) + "\" time=\"" + fixed(r.seconds, 6) + "\">";
-      const bool fails = impl.gated ? !r.expected : is_failure(r.status);
-      if (fails) {
-        ++failures;
-        body += "<failure type=\"" + std::string(to_string(r.status)) + "\" message=\"" + xml_escape(r.detail) + "\"/>";
-      } else if (r.status == Status::unsupported) {
-        body += "<skipped message=\"unsupported\"/>";
+      const std::string status = to_string(r.status);
+      switch (r.outcome) {
+        case Outcome::failed:
+          ++failures;
+          body += "<failure type=\"" + status + "\" message=\"" + xml_escape(status + (r.detail.empty() ? "" : ": " + r.detail)) +
+                  "\">" + xml_escape(evidence(r)) + "</failure>";
+          break;
+        case Outcome::recorded:
+          ++skipped;
+          body += "<skipped message=\"" + xml_escape("recorded " + status + ": " + r.reason) + "\">" + xml_escape(evidence(r)) + "</skipped>";
+          break;
+        case Outcome::departure:
+          ++skipped;
+          body += "<skipped message=\"" + xml_escape("departure of an ungated implementation: " + status) + "\">" +
+                  xml_escape(evidence(r)) + "</skipped>";
+          break;
+        case Outcome::ok:
+          if (r.status == Status::unsupported) {
+            ++skipped;
+            body += "<skipped message=\"unsupported\"/>";
+          }
+          break;
       }
       body += "</testcase>\n";
     }
     xml += " <testsuite name=\"" + xml_escape(impl.name) + "\" tests=\"" + std::to_string(tests) + "\" failures=\"" +
-           std::to_string(failures) + "\">\n" + body + " </testsuite>\n";
+           std::to_string(failures) + "\" skipped=\"" + std::to_string(skipped) + "\">\n" + body + " </testsuite>\n";
   }
   xml += "</testsuites>\n";
   return xml;
@@ -382,12 +440,15 @@ std::string report_markdown(const RunReport& report) {
   md += std::to_string(report.cases.size()) + " cases, " + std::to_string(report.impls.size()) +
         " implementations. Marks: ok = golden dump, rej-ok = rejected a must-reject case, acc=ref / acc = "
         "accepted an implementation-defined case with / without the reference's dump, rej = rejected it, WRONG = "
-        "different dump, REJECTED = rejected a must-accept case, ACCEPTED = accepted a must-reject case.\n\n";
-  md += "## Summary\n\n| implementation | kind | ok | failing | statuses |\n|---|---|---:|---:|---|\n";
+        "different dump, REJECTED = rejected a must-accept case, ACCEPTED = accepted a must-reject case, ADAPTER = the adapter "
+        "broke the protocol.\n\n";
+  md += "## Summary\n\n" + outcome_legend +
+        "\n\n| implementation | kind | gated | ok | recorded | departures | failed | statuses |\n|---|---|---|---:|---:|---:|---:|---|\n";
   for (const auto& impl : report.impls) {
     const Tally t = tally(report, impl.name);
-    md += "| " + impl.name + " | " + impl.kind + " | " + std::to_string(t.ok) + " | " + std::to_string(t.failing) +
-          " | " + t.statuses + " |\n";
+    md += "| " + impl.name + " | " + impl.kind + " | " + (impl.gated ? "yes" : "no") + " | " + std::to_string(t.ok) + " | " +
+          std::to_string(t.recorded) + " | " + std::to_string(t.departures) + " | " + std::to_string(t.failed) + " | " +
+          t.statuses + " |\n";
   }
   md += "\n## Speed (median and total seconds per case set, one run)\n\n| implementation | format | cases | median s | total s |\n|---|---|---:|---:|---:|\n";
   for (const auto& [impl, per_format] : speed_table(report)) {
@@ -429,6 +490,14 @@ std::string report_markdown(const RunReport& report) {
     }
     md += "\n";
   }
+  std::string shown;
+  for (const auto& r : report.results) {
+    if (!shows_evidence(r)) continue;
+    shown += "\n<details><summary>" + r.impl + " " + case_key(*r.case_file) + ": " + to_string(r.status) + " (" +
+             to_string(r.outcome) + (r.reason.empty() ? "" : ": " + r.reason) + ")</summary>\n\n```diff\n" + evidence(r) +
+             "```\n\n</details>\n";
+  }
+  if (!shown.empty()) md += "\n## Evidence (diffs against golden/<format>/<case>.dump, adapters' stderr)\n" + shown;
   return md;
 }
 
@@ -443,12 +512,16 @@ std::string report_html(const RunReport& report) {
           std::to_string(report.impls.size()) + "\" data-results=\"" + std::to_string(report.results.size()) + "\">" +
           std::to_string(report.cases.size()) + " cases, " + std::to_string(report.impls.size()) + " implementations, " +
           std::to_string(report.results.size()) + " results.</p>\n";
-  html += "<h2>Summary</h2>\n<table id=\"summary\"><tr><th>implementation</th><th>kind</th><th>ok</th><th>failing</th><th>statuses</th></tr>\n";
+  html += "<h2>Summary</h2>\n<p>" + xml_escape(outcome_legend) +
+          "</p>\n<table id=\"summary\"><tr><th>implementation</th><th>kind</th><th>gated</th><th>ok</th><th>recorded</th>"
+          "<th>departures</th><th>failed</th><th>statuses</th></tr>\n";
   for (const auto& impl : report.impls) {
     const Tally t = tally(report, impl.name);
     html += "<tr data-impl=\"" + xml_escape(impl.name) + "\"><td>" + xml_escape(impl.name) + "</td><td>" + impl.kind +
-            "</td><td class=\"num ok\">" + std::to_string(t.ok) + "</td><td class=\"num failing\">" +
-            std::to_string(t.failing) + "</td><td>" + xml_escape(t.statuses) + "</td></tr>\n";
+            "</td><td>" + (impl.gated ? "yes" : "no") + "</td><td class=\"num ok\">" + std::to_string(t.ok) +
+            "</td><td class=\"num recorded\">" + std::to_string(t.recorded) + "</td><td class=\"num departures\">" +
+            std::to_string(t.departures) + "</td><td class=\"num failed\">" + std::to_string(t.failed) + "</td><td>" +
+            xml_escape(t.statuses) + "</td></tr>\n";
   }
   html += "</table>\n<h2>Speed</h2>\n<table id=\"speed\"><tr><th>implementation</th><th>format</th><th>cases</th><th>median s</th><th>total s</th></tr>\n";
   for (const auto& [impl, per_format] : speed_table(report)) {
@@ -506,7 +579,17 @@ std::string report_html(const RunReport& report) {
     }
     html += "</tr>\n";
   }
-  html += "</table>\n</body></html>\n";
+  html += "</table>\n";
+  std::string shown;
+  for (const auto& r : report.results) {
+    if (!shows_evidence(r)) continue;
+    shown += "<details class=\"evidence\" data-impl=\"" + xml_escape(r.impl) + "\" data-case=\"" + xml_escape(case_key(*r.case_file)) +
+             "\"><summary>" + xml_escape(r.impl + " " + case_key(*r.case_file) + ": " + to_string(r.status) + " (" +
+                                         to_string(r.outcome) + (r.reason.empty() ? "" : ": " + r.reason) + ")") +
+             "</summary><pre>" + xml_escape(evidence(r)) + "</pre></details>\n";
+  }
+  if (!shown.empty()) html += "<h2>Evidence</h2>\n<p>Diffs against golden/&lt;format&gt;/&lt;case&gt;.dump and adapters' stderr.</p>\n" + shown;
+  html += "</body></html>\n";
   return html;
 }
 

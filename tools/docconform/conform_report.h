@@ -8,7 +8,7 @@
 
 namespace docconform::cli {
 
-void print_summary(const RunReport& report, const std::string& root);
+void print_summary(const RunReport& report);
 std::string report_json(const RunReport& report);
 std::string report_junit(const RunReport& report);
 std::string report_markdown(const RunReport& report);

@@ -16,6 +16,7 @@
 #include "docconform/parallel.h"
 #include "docconform/sha256.h"
 #include "cli_util.h"
+#include "conform_expectations.h"
 #include "conform_large.h"
 #include "golden_ledger.h"
 
@@ -23,15 +24,6 @@ namespace docconform::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-// Expected statuses of one gated implementation: "<format>/<case>" -> status name.
-std::map<std::string, std::string> read_expectations(const std::string& root, const std::string& impl) {
-  std::map<std::string, std::string> expectations;
-  for (const auto& row : read_tsv((fs::path(root) / "conformance" / "expectations" / (impl + ".tsv")).string())) {
-    if (row.fields.size() >= 2) expectations[row.fields[0]] = row.fields[1];
-  }
-  return expectations;
-}
 
 Status classify(const CaseFile& c, bool rejected, const std::string& digest, bool& golden_match) {
   golden_match = !c.golden.empty() && digest == c.golden;
@@ -47,14 +39,30 @@ Status classify(const CaseFile& c, bool rejected, const std::string& digest, boo
   }
 }
 
-bool meets_expectation(const Result& r, const Adapter& impl, const std::map<std::string, std::string>& expectations) {
-  const auto recorded = expectations.find(r.case_file->format + "/" + r.case_file->name);
-  if (recorded != expectations.end()) return recorded->second == to_string(r.status);
-  if (r.case_file->verdict == 'i') {
-    if (impl.kind == "reference") return r.golden_match;
-    return !is_failure(r.status);
+// Whether a result departs from the golden verdicts (an i_ case departs only by failing, or, for
+// the reference, by a dump other than the golden one).
+bool departs(const Result& r, const Adapter& impl) {
+  if (r.case_file->verdict == 'i') return impl.kind == "reference" ? !r.golden_match : is_failure(r.status);
+  return r.status != Status::pass && r.status != Status::rejected_as_expected;
+}
+
+void judge(Result& r, const Adapter& impl, const std::map<std::string, Expectation>& expectations) {
+  if (r.status == Status::adapter_failure) {
+    r.outcome = Outcome::failed;
+    return;
   }
-  return r.status == Status::pass || r.status == Status::rejected_as_expected;
+  if (!impl.gated) {
+    r.outcome = is_failure(r.status) ? Outcome::departure : Outcome::ok;
+    return;
+  }
+  const auto recorded = expectations.find(r.case_file->format + "/" + r.case_file->name);
+  if (recorded != expectations.end()) {
+    // A recorded departure that no longer happens fails too: the file must be brought up to date.
+    r.outcome = recorded->second.status == to_string(r.status) ? Outcome::recorded : Outcome::failed;
+    if (r.outcome == Outcome::recorded) r.reason = recorded->second.reason;
+    return;
+  }
+  r.outcome = departs(r, impl) ? Outcome::failed : Outcome::ok;
 }
 
 // The last line of an adapter's stderr: where the protocol puts `error: <class>`.
@@ -108,6 +116,8 @@ Result run_one(const CaseFile& c, const Adapter& impl, const RunOptions& options
   r.case_file = &c;
   r.impl = impl.name;
   bool rejected = false;
+  std::string dump;        // for the diff of a wrong result: the dump's first kept_output_bytes
+  bool dump_cut = false;   // the dump is longer than that
   if (impl.in_process()) {
     const DumpFormat* format = find_dump_format(c.format);
     const auto start = std::chrono::steady_clock::now();
@@ -129,22 +139,23 @@ Result run_one(const CaseFile& c, const Adapter& impl, const RunOptions& options
     const ProcessResult p = run_process(adapter_argv(impl, c.format, c.path, options.root, options.docconform_binary), limits);
     r.seconds = p.seconds;
     const std::string last_err = last_line(p.err);
+    r.stderr_text = stderr_excerpt(p.err);
     switch (p.end) {
       case ProcessResult::End::timed_out:
         r.status = Status::timeout;
         r.detail = "killed after " + number_text(limits.timeout_s) + " s (the timeout)";
         return r;
       case ProcessResult::End::signaled:
-        r.status = Status::crash;
+        r.status = Status::adapter_failure;
         r.detail = "signal " + std::to_string(p.signal) + ": " + last_err;
         return r;
       case ProcessResult::End::output_overflow:
-        r.status = Status::crash;
+        r.status = Status::adapter_failure;
         r.detail = "output limit: more than " + std::to_string(limits.max_output_bytes) +
                    " bytes on stdout (--max-output), killed";
         return r;
       case ProcessResult::End::spawn_failed:
-        r.status = Status::crash;
+        r.status = Status::adapter_failure;
         r.detail = "could not start: " + p.err;
         return r;
       case ProcessResult::End::exited:
@@ -155,24 +166,33 @@ Result run_one(const CaseFile& c, const Adapter& impl, const RunOptions& options
       r.detail = last_err;
       return r;
     }
-    if (p.exit_code != 0 && p.exit_code != 1) {
-      r.status = Status::crash;
-      r.detail = "exit " + std::to_string(p.exit_code) + ": " + last_err;
+    // Exit 1 is a rejection only with the protocol's last line: an uncaught exception also exits
+    // 1 (Python, Node), with a traceback instead.
+    if ((p.exit_code != 0 && p.exit_code != 1) || (p.exit_code == 1 && last_err.rfind("error: ", 0) != 0)) {
+      r.status = Status::adapter_failure;
+      r.detail = "exit " + std::to_string(p.exit_code) + (p.exit_code == 1 ? " without `error: <class>`" : "") + ": " + last_err;
       return r;
     }
     rejected = p.exit_code == 1;
     r.digest = rejected ? "rejected" : "sha256:" + p.out_sha256;
     if (rejected) r.detail = last_err;
-    r.dump = p.out_head;
-    r.dump_cut = p.out_bytes > p.out_head.size();
+    dump = p.out_head;
+    dump_cut = p.out_bytes > p.out_head.size();
   }
   r.status = classify(c, rejected, r.digest, r.golden_match);
-  if (r.status != Status::wrong_result) {
-    r.dump.clear();
-  } else if (impl.in_process()) {
-    InProcessOutcome again = dump_in_process(*find_dump_format(c.format), c.path, true, nullptr, limits.kept_output_bytes);
-    r.dump = std::move(again.dump);
-    r.dump_cut = again.dump_cut;
+  if (r.status == Status::wrong_result) {
+    if (impl.in_process()) {
+      InProcessOutcome again = dump_in_process(*find_dump_format(c.format), c.path, true, nullptr, limits.kept_output_bytes);
+      dump = std::move(again.dump);
+      dump_cut = again.dump_cut;
+    }
+    const std::string golden = golden_dump_path(options.root, c.format, c.name);
+    const std::string golden_name = "golden/" + c.format + "/" + c.name + ".dump";
+    r.diff = fs::exists(golden) ? dump_diff(read_file(golden), dump, golden_name, impl.name, dump_cut)
+                                : "no " + golden_name + " to compare with (the ledger has only its digest)\n";
+  }
+  if (r.status != Status::rejected && r.status != Status::rejected_must_accept && r.status != Status::rejected_as_expected) {
+    r.stderr_text.clear();  // an accepted case's stderr is no evidence of anything
   }
   if (!rejected && find_dump_format(c.format)->timed_phases) time_phases(r, c, impl, options, limits);
   return r;
@@ -191,6 +211,7 @@ const char* to_string(Status status) {
     case Status::rejected: return "rejected";
     case Status::unsupported: return "unsupported";
     case Status::crash: return "crash";
+    case Status::adapter_failure: return "adapter_failure";
     case Status::timeout: return "timeout";
     case Status::no_golden: return "no_golden";
   }
@@ -208,14 +229,44 @@ bool is_failure(Status status) {
     case Status::rejected_must_accept:
     case Status::accepted_must_reject:
     case Status::crash:
+    case Status::adapter_failure:
     case Status::timeout:
     case Status::no_golden: return true;
   }
   return true;
 }
 
-bool RunReport::gate_failed() const {
-  return std::any_of(results.begin(), results.end(), [](const Result& r) { return !r.expected; });
+std::string stderr_excerpt(const std::string& err) {
+  constexpr std::size_t part = 4096;
+  if (err.size() <= 2 * part) return err;
+  return err.substr(0, part) + "\n[... " + std::to_string(err.size() - 2 * part) + " bytes left out ...]\n" +
+         err.substr(err.size() - part);
+}
+
+const char* to_string(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::ok: return "ok";
+    case Outcome::recorded: return "recorded";
+    case Outcome::departure: return "departure";
+    case Outcome::failed: return "failed";
+  }
+  return "unknown";
+}
+
+std::vector<std::string> RunReport::gate_failures() const {
+  std::vector<std::string> causes;
+  for (const auto& s : skipped) {
+    if (s.fails_gate) causes.push_back("gated implementation " + s.impl + " skipped: requires " + s.requirement + " (--allow-skip " + s.impl + " to accept)");
+  }
+  std::size_t adapter_failures = 0;
+  std::size_t new_departures = 0;
+  for (const auto& r : results) {
+    if (r.outcome != Outcome::failed) continue;
+    ++(r.status == Status::adapter_failure ? adapter_failures : new_departures);
+  }
+  if (adapter_failures > 0) causes.push_back(std::to_string(adapter_failures) + " adapter failures");
+  if (new_departures > 0) causes.push_back(std::to_string(new_departures) + " departures of gated implementations not in their expectations");
+  return causes;
 }
 
 InProcessOutcome dump_in_process(const DumpFormat& format, const std::string& path, bool keep_dump, PhaseLog* phases,
@@ -291,20 +342,30 @@ RunReport run_conformance(const RunOptions& options) {
     for (CaseFile& c : prepare_large_cases(options)) report.cases.push_back(std::move(c));
   }
   const auto manifest = (fs::path(options.root) / "conformance" / "adapters" / "ADAPTERS.tsv").string();
-  for (const Adapter& adapter : read_adapters(manifest)) {
+  std::vector<Adapter> adapters = read_adapters(manifest);
+  for (const auto& extra : options.adapter_files) {
+    for (Adapter& adapter : read_adapters(extra)) {
+      if (std::any_of(adapters.begin(), adapters.end(), [&](const Adapter& a) { return a.name == adapter.name; })) {
+        throw Error(ErrorKind::usage, {extra, "", std::nullopt}, "an adapter named " + adapter.name + " is already declared");
+      }
+      adapters.push_back(std::move(adapter));
+    }
+  }
+  for (const Adapter& adapter : adapters) {
     if (!options.impls.empty() &&
         std::find(options.impls.begin(), options.impls.end(), adapter.name) == options.impls.end()) {
       continue;
     }
     if (const std::string missing = missing_requirement(adapter, options.root); !missing.empty()) {
-      report.skipped.emplace_back(adapter.name, missing);
+      const bool allowed = std::find(options.allow_skip.begin(), options.allow_skip.end(), adapter.name) != options.allow_skip.end();
+      report.skipped.push_back({adapter.name, missing, adapter.gated && !allowed});
       continue;
     }
     report.impls.push_back(adapter);
   }
   for (const auto& wanted : options.impls) {
     const bool known = std::any_of(report.impls.begin(), report.impls.end(), [&](const Adapter& a) { return a.name == wanted; }) ||
-                       std::any_of(report.skipped.begin(), report.skipped.end(), [&](const auto& s) { return s.first == wanted; });
+                       std::any_of(report.skipped.begin(), report.skipped.end(), [&](const Skipped& s) { return s.impl == wanted; });
     if (!known) throw Error(ErrorKind::usage, {manifest, "", std::nullopt}, "no adapter named " + wanted);
   }
 
@@ -318,8 +379,20 @@ RunReport run_conformance(const RunOptions& options) {
       if (report.impls[i].reads(report.cases[c].format)) jobs.push_back({c, i});
     }
   }
-  std::vector<std::map<std::string, std::string>> expectations;
-  for (const auto& impl : report.impls) expectations.push_back(read_expectations(options.root, impl.name));
+  // A filter that selects nothing would pass a gate that checked nothing.
+  if (report.cases.empty()) {
+    throw Error(ErrorKind::usage, {options.root, "", std::nullopt}, "no case selected (--format/--cases match none)");
+  }
+  if (jobs.empty()) {
+    throw Error(ErrorKind::usage, {options.root, "", std::nullopt}, "no selected implementation reads the selected cases' formats");
+  }
+  std::vector<std::map<std::string, Expectation>> expectations;
+  std::vector<std::string> expectation_dirs{(fs::path(options.root) / "conformance" / "expectations").string()};
+  for (const auto& dir : options.expectation_dirs) {
+    if (!fs::is_directory(dir)) throw Error(ErrorKind::io, {dir, "", std::nullopt}, "no such expectations directory");
+    expectation_dirs.push_back(dir);
+  }
+  for (const auto& impl : report.impls) expectations.push_back(read_expectations(expectation_dirs, impl.name));
 
   report.results.resize(jobs.size());
   std::atomic<std::size_t> done{0};
@@ -331,7 +404,7 @@ RunReport run_conformance(const RunOptions& options) {
     const Adapter& impl = report.impls[job.impl_index];
     const CaseFile& c = report.cases[job.case_index];
     Result r = run_one(c, impl, options, c.large ? options.large_limits : options.limits);
-    r.expected = !impl.gated || meets_expectation(r, impl, expectations[job.impl_index]);
+    judge(r, impl, expectations[job.impl_index]);
     if (is_failure(r.status)) failures.fetch_add(1);
     const std::size_t finished = done.fetch_add(1) + 1;
     // On a terminal the line is rewritten in place; in a log, a line per quarter of the runs

@@ -22,12 +22,28 @@ enum class Status {
   accepted,              // i_: accepted (golden_match tells whether it agrees with the reference)
   rejected,              // i_: rejected
   unsupported,           // the implementation declared the case out of its scope (exit 2)
-  crash,                 // any other exit, a signal, or output past the limit
+  crash,                 // the in-process reference threw, or a phase run disagreed with the first run
+  adapter_failure,       // the adapter broke the protocol: exit other than 0, 1 and 2, exit 1 without
+                         // `error: <class>` as the last stderr line, a signal, runaway output; never a verdict
   timeout,
   no_golden,             // the case has no golden entry: the ledger is incomplete
 };
 
+// What a result means for the run. Departures of ungated implementations are reported and do
+// not fail it; a gated implementation's departure fails it unless its expectations record it;
+// an adapter failure fails it whatever the gate.
+enum class Outcome {
+  ok,         // no departure from the golden verdicts (or the expected outcome of an i_ case)
+  recorded,   // gated: the departure recorded in its expectations file, with the reason
+  departure,  // ungated: a departure, reported only
+  failed,     // fails the run
+};
+
 const char* to_string(Status status);
+const char* to_string(Outcome outcome);
+
+// An adapter's stderr for a report: whole up to 8 KiB, else its first and last 4 KiB.
+std::string stderr_excerpt(const std::string& err);
 // True for outcomes that are wrong whatever the implementation (crash, timeout, y/n failures).
 bool is_failure(Status status);
 
@@ -48,9 +64,10 @@ struct Result {
   double seconds = 0;
   std::string digest;  // sha256:<hex> of the dump, or "rejected"
   std::string detail;  // error line, exit status
-  std::string dump;    // only for wrong_result: the dump's first bytes, for the diff against the golden dump
-  bool dump_cut = false;  // the dump is longer than what `dump` kept
-  bool expected = true;  // for gated implementations: the status is the one recorded for it
+  std::string diff;    // of a wrong result: its dump against golden/<format>/<case>.dump (dump_diff)
+  std::string stderr_text;  // of a rejection, an unsupported case or a failed run: see stderr_excerpt
+  Outcome outcome = Outcome::ok;
+  std::string reason;  // of a recorded departure, from the expectations file
   PhaseLog phases;       // from a second run, when the format defines phases and the case was accepted
 };
 
@@ -59,6 +76,9 @@ struct RunOptions {
   std::vector<std::string> formats;  // empty = all
   std::vector<std::string> impls;    // empty = all available
   std::string case_glob;             // fnmatch on "<format>/<case file>"; empty = all
+  std::vector<std::string> allow_skip;
+  std::vector<std::string> adapter_files;     // more adapter manifests, after conformance/adapters/ADAPTERS.tsv
+  std::vector<std::string> expectation_dirs;  // more <impl>.tsv files, after conformance/expectations/  // gated implementations whose missing requirement does not fail the run
   unsigned jobs = 0;                 // 0 = hardware threads
   ProcessLimits limits;
   std::string docconform_binary;
@@ -70,12 +90,20 @@ struct RunOptions {
   ProcessLimits large_limits{1800, 16384, std::uint64_t{1} << 30};
 };
 
+struct Skipped {
+  std::string impl;
+  std::string requirement;  // the first missing one
+  bool fails_gate = false;  // gated and not named by --allow-skip
+};
+
 struct RunReport {
   std::vector<CaseFile> cases;
-  std::vector<Adapter> impls;                                  // the ones that ran
-  std::vector<std::pair<std::string, std::string>> skipped;    // impl, missing requirement
-  std::vector<Result> results;                                 // case-major order
-  bool gate_failed() const;
+  std::vector<Adapter> impls;    // the ones that ran
+  std::vector<Skipped> skipped;
+  std::vector<Result> results;   // case-major order
+  // Why the run fails, one line per cause (empty when it passes).
+  std::vector<std::string> gate_failures() const;
+  bool gate_failed() const { return !gate_failures().empty(); }
 };
 
 // The reference implementation in-process: digest ("sha256:<hex>" or "rejected"), dump (when

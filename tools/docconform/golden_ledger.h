@@ -19,9 +19,12 @@ void write_ledger(const std::string& path, const GoldenLedger& ledger);
 // golden/<format>/<case>.dump: the readable dump whose digest is in the ledger.
 std::string golden_dump_path(const std::string& root, const std::string& format, const std::string& case_name);
 
-// The lines where two dumps differ, indented, at most a screenful; "" when equal. actual_cut:
-// actual is only the first bytes of the dump, so lines past its last complete one are unknown.
-std::string dump_diff(const std::string& expected, const std::string& actual, bool actual_cut = false);
+// A unified diff of two dumps ("" when equal): one hunk from the first to the last differing line,
+// with 3 lines of context, at most 40 lines a side and 240 bytes a line. actual_cut: actual is
+// only the first bytes of the dump, so its lines past the last complete one are unknown and the
+// hunk runs to the end of what was kept.
+std::string dump_diff(const std::string& expected, const std::string& actual, const std::string& expected_name,
+                      const std::string& actual_name, bool actual_cut = false);
 
 // A case's verdict from its name: 'y' must accept, 'n' must reject, 'i' implementation-defined.
 char case_verdict(const std::string& case_name);

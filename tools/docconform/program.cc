@@ -41,7 +41,10 @@ int run_program(CLI::App& app, int argc, char** argv, const char* name) {
   } catch (const Error& e) {
     std::fflush(stdout);
     std::cerr << name << ": " << e.what() << "\n";
-    return exit_status(e.kind());
+    const int status = exit_status(e.kind());
+    // The adapter protocol's last line, so the CLI serves as an adapter (conformance/SPEC.md).
+    if (status == 1 || status == 2) std::cerr << "error: " << to_string(e.kind()) << "\n";
+    return status;
   } catch (const std::exception& e) {
     std::fflush(stdout);
     std::cerr << name << ": internal error: " << e.what() << "\n";

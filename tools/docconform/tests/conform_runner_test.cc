@@ -9,7 +9,10 @@
 #include <map>
 #include <thread>
 
+#include "cli_util.h"
+#include "conform_expectations.h"
 #include "conform_report.h"
+#include "golden_ledger.h"
 #include "docconform/error.h"
 #include "docconform/sha256.h"
 #include "docconform/sst/strings_file.h"
@@ -45,9 +48,16 @@ class ConformRunner : public ::testing::Test {
               sha256_of("docconform-dump utf8 1\nunits 1\ntext \"b\"\n") + "\nn_never.bin  rejected\ni_bytes.bin  sha256:" +
               sha256_of("docconform-dump utf8 1\nunits 1\ntext \"\\u00FF\"\n") + "\n");
     write(root_ / "golden/utf8/y_a.bin.dump", dump_a);
+    write(root_ / "golden/utf8/y_b.bin.dump", "docconform-dump utf8 1\nunits 1\ntext \"b\"\n");
+    // A rejection explained at length: 20,000 bytes before the protocol's line.
+    write(root_ / "verbose.sh", "head -c 20000 /dev/zero | tr '\\0' x >&2; echo >&2; echo 'error: format' >&2; exit 1\n");
     write(root_ / "always-a.sh", "printf 'docconform-dump utf8 1\\nunits 1\\ntext \"a\"\\n'\n");
     write(root_ / "crasher.sh", "kill -SEGV $$\n");
     write(root_ / "refuser.sh", "echo 'error: format' >&2; exit 1\n");
+    // Adapter bugs: an uncaught exception exits 1 with a traceback (Python) or a stack (Node).
+    write(root_ / "raiser.py", "import sys\nsys.stdout.write('docconform-dump')\nraise ValueError('adapter bug')\n");
+    write(root_ / "thrower.js", "throw new TypeError('adapter bug');\n");
+    write(root_ / "exit3.sh", "echo 'something broke' >&2; exit 3\n");
     write(root_ / "closer.sh", "exec >&- 2>&-; exec sleep 20\n");
     // Leaves a grandchild in its own session that would write `late` after a second.
     write(root_ / "escaper.sh", "setsid /bin/sh -c 'sleep 1; touch " + (root_ / "late").string() +
@@ -60,7 +70,12 @@ class ConformRunner : public ::testing::Test {
           "refuser\tutf8\tthird-party\tgate\t-\t/bin/sh {root}/refuser.sh {input}\n"
           "closer\tutf8\tthird-party\tnogate\t-\t/bin/sh {root}/closer.sh {input}\n"
           "escaper\tutf8\tthird-party\tnogate\t-\t/bin/sh {root}/escaper.sh {input}\n"
-          "absent\tutf8\tthird-party\tnogate\t/no/such/tool\t/no/such/tool {input}\n");
+          "absent\tutf8\tthird-party\tnogate\t/no/such/tool\t/no/such/tool {input}\n"
+          "gated-absent\tutf8\tthird-party\tgate\t/no/such/tool\t/no/such/tool {input}\n"
+          "raiser\tutf8\tthird-party\tnogate\t-\t/usr/bin/python3 {root}/raiser.py {input}\n"
+          "thrower\tutf8\tthird-party\tnogate\tnode\tnode {root}/thrower.js {input}\n"
+          "exit3\tutf8\tthird-party\tnogate\t-\t/bin/sh {root}/exit3.sh {input}\n"
+          "verbose\tutf8\tthird-party\tnogate\t-\t/bin/sh {root}/verbose.sh {input}\n");
   }
   void TearDown() override { fs::remove_all(root_); }
 
@@ -129,9 +144,152 @@ TEST_F(ConformRunner, ClassifiesWrongResultsCrashesAndTimeouts) {
   EXPECT_EQ(a.at("y_a.bin"), Status::pass);
   EXPECT_EQ(a.at("y_b.bin"), Status::wrong_result);
   EXPECT_EQ(a.at("n_never.bin"), Status::accepted_must_reject);
-  EXPECT_EQ(statuses(report, "crasher").at("y_a.bin"), Status::crash);
+  EXPECT_EQ(statuses(report, "crasher").at("y_a.bin"), Status::adapter_failure);
   EXPECT_EQ(statuses(report, "sleeper").at("y_a.bin"), Status::timeout);
-  EXPECT_FALSE(report.gate_failed());  // none of them is gated
+  // None of them is gated: their departures are reported only, but an adapter failure fails the run.
+  const auto causes = report.gate_failures();
+  ASSERT_EQ(causes.size(), 1u);
+  EXPECT_NE(causes[0].find("4 adapter failures"), std::string::npos) << causes[0];
+  EXPECT_FALSE(run({"always-a", "sleeper"}).gate_failed());
+}
+
+TEST_F(ConformRunner, UncaughtExceptionOrUnknownExitIsAnAdapterFailureNotARejection) {
+  RunOptions o = options({"raiser", "thrower", "exit3"});
+  o.limits.timeout_s = 30;  // interpreters start slowly on a busy machine
+  const RunReport report = run_conformance(o);
+  for (const char* impl : {"raiser", "thrower", "exit3"}) {
+    for (const auto& [name, status] : statuses(report, impl)) EXPECT_EQ(status, Status::adapter_failure) << impl << " " << name;
+  }
+  for (const auto& r : report.results) {
+    EXPECT_EQ(r.outcome, Outcome::failed);
+    if (r.impl == "raiser") {
+      EXPECT_NE(r.detail.find("exit 1 without `error: <class>`"), std::string::npos) << r.detail;
+    }
+    if (r.impl == "exit3") {
+      EXPECT_NE(r.detail.find("exit 3"), std::string::npos) << r.detail;
+    }
+  }
+  EXPECT_TRUE(report.gate_failed());
+}
+
+TEST_F(ConformRunner, FiltersThatSelectNothingAreUsageErrors) {
+  RunOptions o = options({"reference"});
+  o.formats = {"nope"};
+  EXPECT_THROW(run_conformance(o), Error);
+  o.formats = {};
+  o.case_glob = "utf8/typo*";
+  try {
+    run_conformance(o);
+    FAIL() << "a glob matching no case must stop the run";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("no case selected"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(ConformRunner, GatedImplementationSkippedFailsTheRunUnlessAllowed) {
+  const RunReport ungated = run({"absent", "reference"});
+  EXPECT_FALSE(ungated.skipped[0].fails_gate);
+  RunOptions o = options({"gated-absent", "always-a"});
+  const RunReport report = run_conformance(o);
+  ASSERT_EQ(report.skipped.size(), 1u);
+  EXPECT_TRUE(report.skipped[0].fails_gate);
+  ASSERT_EQ(report.gate_failures().size(), 1u);
+  EXPECT_NE(report.gate_failures()[0].find("gated-absent skipped: requires /no/such/tool"), std::string::npos);
+  o.allow_skip = {"gated-absent"};
+  EXPECT_FALSE(run_conformance(o).gate_failed());
+}
+
+TEST_F(ConformRunner, AdaptersAndExpectationsFromTheUsersDirectories) {
+  const fs::path mine = root_ / "elsewhere";
+  write(mine / "mine.sh", "printf 'docconform-dump utf8 1\\nunits 1\\ntext \"a\"\\n'\n");
+  write(mine / "adapters.tsv", "mine\tutf8\tthird-party\tgate\t{dir}/mine.sh\t/bin/sh {dir}/mine.sh {input}\n");
+  RunOptions o = options({"mine"});
+  o.adapter_files = {(mine / "adapters.tsv").string()};
+  o.case_glob = "utf8/y_*";
+  RunReport report = run_conformance(o);
+  EXPECT_EQ(statuses(report, "mine").at("y_a.bin"), Status::pass);
+  EXPECT_EQ(statuses(report, "mine").at("y_b.bin"), Status::wrong_result);
+  EXPECT_TRUE(report.gate_failed());
+  write(mine / "expectations/mine.tsv", draft_expectations(report_json(report), "run.json", ""));
+  EXPECT_NE(read_file((mine / "expectations/mine.tsv").string()).find("utf8/y_b.bin\twrong_result\tTODO: why mine gives wrong_result\n"),
+            std::string::npos);
+  o.expectation_dirs = {(mine / "expectations").string()};
+  report = run_conformance(o);
+  EXPECT_FALSE(report.gate_failed());
+  EXPECT_EQ(report.results[1].outcome, Outcome::recorded);
+  // A name the suite already declares is refused.
+  write(mine / "clash.tsv", "always-a\tutf8\tthird-party\tnogate\t-\t/bin/true\n");
+  o.adapter_files = {(mine / "clash.tsv").string()};
+  EXPECT_THROW(run_conformance(o), Error);
+}
+
+TEST_F(ConformRunner, EveryWrongResultCarriesItsDiffInEveryReport) {
+  const RunReport report = run({"always-a"});  // ungated: its departures fail nothing, and still show
+  const auto wrong = std::find_if(report.results.begin(), report.results.end(),
+                                  [](const Result& r) { return r.case_file->name == "y_b.bin"; });
+  ASSERT_NE(wrong, report.results.end());
+  EXPECT_EQ(wrong->diff,
+            "--- golden/utf8/y_b.bin.dump\n+++ always-a\n@@ -1,3 +1,3 @@\n docconform-dump utf8 1\n units 1\n-text \"b\"\n+text \"a\"\n");
+  const std::string json = report_json(report);
+  EXPECT_NE(json.find("\"diff\": \"--- golden/utf8/y_b.bin.dump\\n+++ always-a\\n"), std::string::npos) << json;
+  EXPECT_NE(report_junit(report).find("wrong_result\">--- golden/utf8/y_b.bin.dump\n+++ always-a\n"), std::string::npos);
+  EXPECT_NE(report_markdown(report).find("<summary>always-a utf8/y_b.bin: wrong_result (departure)</summary>\n\n```diff\n--- golden"),
+            std::string::npos);
+  EXPECT_NE(report_html(report).find("<details class=\"evidence\" data-impl=\"always-a\" data-case=\"utf8/y_b.bin\">"),
+            std::string::npos);
+}
+
+TEST_F(ConformRunner, RejectionsAndFailuresCarryTheirStderrBounded) {
+  RunOptions o = options({"verbose", "exit3"});
+  o.limits.timeout_s = 30;
+  const RunReport report = run_conformance(o);
+  for (const auto& r : report.results) {
+    if (r.impl == "exit3") {
+      EXPECT_EQ(r.stderr_text, "something broke\n");
+      continue;
+    }
+    EXPECT_EQ(r.stderr_text.size(), 2 * 4096 + std::string("\n[... 11823 bytes left out ...]\n").size()) << r.case_file->name;
+    EXPECT_EQ(r.stderr_text.substr(0, 4), "xxxx");
+    EXPECT_NE(r.stderr_text.find("[... 11823 bytes left out ...]"), std::string::npos);
+    EXPECT_EQ(r.stderr_text.substr(r.stderr_text.size() - 16), "x\nerror: format\n");
+  }
+  EXPECT_NE(report_json(report).find("\"stderr\": \"something broke\\n\""), std::string::npos);
+}
+
+TEST(DumpDiff, OneHunkAroundTheDifferingLinesWithContext) {
+  std::string golden;
+  std::string actual;
+  for (int i = 1; i <= 10; ++i) {
+    golden += "line " + std::to_string(i) + "\n";
+    actual += (i == 5 ? "inserted\n" : "") + std::string("line ") + std::to_string(i) + "\n";
+  }
+  EXPECT_EQ(dump_diff(golden, actual, "g", "a"),
+            "--- g\n+++ a\n@@ -2,6 +2,7 @@\n line 2\n line 3\n line 4\n+inserted\n line 5\n line 6\n line 7\n");
+  EXPECT_EQ(dump_diff(golden, golden, "g", "a"), "");
+  std::string many;
+  for (int i = 0; i < 100; ++i) many += "x\n";
+  const std::string bounded = dump_diff("", many, "g", "a");
+  EXPECT_NE(bounded.find("[60 more lines]"), std::string::npos) << bounded;
+}
+
+TEST_F(ConformRunner, JUnitAndSummaryCountWhatTheGateCounts) {
+  write(root_ / "conformance/expectations/refuser.tsv", "utf8/y_a.bin\trejected_must_accept\tknown: refuses everything\n");
+  const RunReport report = run({"always-a", "refuser"});
+  // always-a (ungated): y_b wrong, n_never accepted: departures, reported as skipped.
+  // refuser (gated): y_a recorded (skipped with its reason), y_b new (a failure).
+  const std::string junit = report_junit(report);
+  EXPECT_NE(junit.find("<testsuite name=\"always-a\" tests=\"4\" failures=\"0\" skipped=\"2\">"), std::string::npos) << junit;
+  EXPECT_NE(junit.find("<testsuite name=\"refuser\" tests=\"4\" failures=\"1\" skipped=\"1\">"), std::string::npos) << junit;
+  EXPECT_NE(junit.find("<skipped message=\"recorded rejected_must_accept: known: refuses everything\">stderr:\nerror: format\n</skipped>"),
+            std::string::npos) << junit;
+  EXPECT_NE(junit.find("<failure type=\"rejected_must_accept\" message=\"rejected_must_accept: error: format\""), std::string::npos) << junit;
+  testing::internal::CaptureStdout();
+  print_summary(report);
+  const std::string summary = testing::internal::GetCapturedStdout();
+  EXPECT_NE(summary.find("8 runs: 4 ok, 1 recorded, 2 departures (ungated, reported only), 1 failed"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("gate failed: 1 departures of gated implementations"), std::string::npos) << summary;
+  const std::string json = report_json(report);
+  EXPECT_NE(json.find("\"reason\": \"known: refuses everything\""), std::string::npos);
 }
 
 TEST_F(ConformRunner, AdapterThatClosesItsOutputsAndHangsIsATimeout) {
@@ -186,26 +344,27 @@ TEST_F(ConformRunner, WrongResultKeepsOnlyTheFirstBytesOfTheDumpForTheDiff) {
                                [](const Result& r) { return r.case_file->name == "y_b.bin"; });
   ASSERT_NE(it, report.results.end());
   EXPECT_EQ(it->status, Status::wrong_result);
-  EXPECT_EQ(it->dump, "docconform-dump utf8 1\nunits 1");
-  EXPECT_TRUE(it->dump_cut);
+  // The kept bytes end inside a line that agrees with the golden dump's.
+  EXPECT_EQ(it->diff, "the first 23 bytes of always-a agree with golden/utf8/y_b.bin.dump; the difference lies past them\n");
   // The digest still covers the whole dump.
   EXPECT_EQ(statuses(report, "always-a").at("y_a.bin"), Status::pass);
 }
 
 TEST(DumpDiff, OfACutDumpComparesOnlyItsCompleteLines) {
   const std::string golden = "head\nsame\nlast golden\n";
-  EXPECT_EQ(dump_diff(golden, "head\nother\nla", true), "    line 2:\n    - same\n    + other\n");
-  EXPECT_EQ(dump_diff(golden, "head\nsame\nla", true),
-            "    the first 10 bytes of the dump agree; the difference lies past them\n");
-  EXPECT_EQ(dump_diff(golden, "head\nsame\n", false), "    line 3:\n    - last golden\n");
+  EXPECT_EQ(dump_diff(golden, "head\nother\nla", "g", "a", true),
+            "--- g\n+++ a\n@@ -1,2 +1,2 @@\n head\n-same\n+other\n[a kept only its first 11 bytes]\n");
+  EXPECT_EQ(dump_diff(golden, "head\nsame\nla", "g", "a", true),
+            "the first 10 bytes of a agree with g; the difference lies past them\n");
+  EXPECT_EQ(dump_diff(golden, "head\nsame\n", "g", "a"), "--- g\n+++ a\n@@ -1,3 +1,2 @@\n head\n same\n-last golden\n");
 }
 
-TEST_F(ConformRunner, OutputPastTheLimitIsACrashNamingTheLimit) {
+TEST_F(ConformRunner, OutputPastTheLimitIsAnAdapterFailureNamingTheLimit) {
   RunOptions o = options({"always-a"});
   o.limits.max_output_bytes = 10;
   const RunReport report = run_conformance(o);
   for (const Result& r : report.results) {
-    EXPECT_EQ(r.status, Status::crash);
+    EXPECT_EQ(r.status, Status::adapter_failure);
     EXPECT_NE(r.detail.find("output limit"), std::string::npos) << r.detail;
     EXPECT_NE(r.detail.find("--max-output"), std::string::npos) << r.detail;
   }
@@ -226,8 +385,8 @@ TEST_F(ConformRunner, GatedImplementationFailsTheRunUnlessExpected) {
 TEST_F(ConformRunner, AdapterWithMissingRequirementIsSkippedWithTheReason) {
   const RunReport report = run({"absent", "reference"});
   ASSERT_EQ(report.skipped.size(), 1U);
-  EXPECT_EQ(report.skipped[0].first, "absent");
-  EXPECT_EQ(report.skipped[0].second, "/no/such/tool");
+  EXPECT_EQ(report.skipped[0].impl, "absent");
+  EXPECT_EQ(report.skipped[0].requirement, "/no/such/tool");
 }
 
 TEST_F(ConformRunner, UnknownImplementationIsAUsageError) { EXPECT_THROW(run({"nobody"}), Error); }
@@ -238,7 +397,7 @@ TEST_F(ConformRunner, ReportsAgreeWithTheResults) {
   EXPECT_NE(json.find("\"status\": \"wrong_result\""), std::string::npos);
   EXPECT_NE(json.find("\"verdict\": \"n\""), std::string::npos);
   const std::string junit = report_junit(report);
-  EXPECT_NE(junit.find("<failure type=\"wrong_result\""), std::string::npos);
+  EXPECT_NE(junit.find("<skipped message=\"departure of an ungated implementation: wrong_result\""), std::string::npos);
   const std::string html = report_html(report);
   EXPECT_NE(html.find("data-status=\"accepted_must_reject\""), std::string::npos);
   EXPECT_NE(html.find("<svg"), std::string::npos);
