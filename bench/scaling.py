@@ -31,15 +31,20 @@ EXTENSIONS = {"pdf": "pdf", "xlsx": "xlsx", "sst": "xls"}
 
 def run(binary, fmt, args, path):
     """Wall seconds, CPU seconds (user + system) and peak RSS (KiB) of one dump, its exit status
-    and stderr. GNU time reports them: a child of this interpreter would start its RSS count at
-    the interpreter's size (Linux keeps the high-water mark across exec)."""
-    with tempfile.NamedTemporaryFile(mode="r", suffix=".time") as times:
+    and stderr. GNU time reports the peak RSS (a child of this interpreter would start its count
+    at the interpreter's size: Linux keeps the high-water mark across exec); the CPU time is the
+    rusage of GNU time's process, which holds its waited-for child's, to the microsecond."""
+    with tempfile.NamedTemporaryFile(mode="r", suffix=".rss") as rss, tempfile.TemporaryFile() as err:
         start = time.perf_counter()
-        process = subprocess.run(["/usr/bin/time", "-f", "%U %S %M", "-o", times.name, binary, "digest", fmt, *args, path],
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
+        process = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", rss.name, binary, "digest", fmt, *args, path],
+                                   stdout=subprocess.DEVNULL, stderr=err)
+        _, status, usage = os.wait4(process.pid, 0)
+        process.returncode = os.waitstatus_to_exitcode(status)
         seconds = time.perf_counter() - start
-        user, system, rss_kib = times.read().strip().splitlines()[-1].split()
-    return seconds, float(user) + float(system), int(rss_kib), process.returncode, process.stderr.decode(errors="replace").strip()
+        rss_kib = int(rss.read().strip().splitlines()[-1])
+        err.seek(0)
+        stderr = err.read().decode(errors="replace").strip()
+    return seconds, usage.ru_utime + usage.ru_stime, rss_kib, process.returncode, stderr
 
 
 def measure(binary, fmt, args, path, repeat):
@@ -92,11 +97,11 @@ def main():
                     out.write(generate(n))
                 seconds, cpu, rss_kib, status, stderr = measure(options.binary, fmt, args, path, options.repeat)
                 rows.append({"size": n, "file_bytes": os.path.getsize(path), "seconds": round(seconds, 4),
-                             "cpu_seconds": round(cpu, 3), "peak_rss_kib": rss_kib, "exit": status,
+                             "cpu_seconds": round(cpu, 4), "peak_rss_kib": rss_kib, "exit": status,
                              "stderr": stderr[-300:]})
                 os.remove(path)
             base, measured = rows[0], rows[1:]
-            net_seconds = [max(r["cpu_seconds"] - base["cpu_seconds"], 1e-3) for r in measured]
+            net_seconds = [max(r["cpu_seconds"] - base["cpu_seconds"], 1e-4) for r in measured]
             net_rss = [max(r["peak_rss_kib"] - base["peak_rss_kib"], 1) for r in measured]
             entry = {
                 "format": fmt,
