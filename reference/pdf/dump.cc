@@ -74,10 +74,15 @@ namespace {
 
 // The dump goes to the sink in pieces of at most about 1 MiB.
 constexpr std::size_t piece_bytes = 1 << 20;
-// Objects per job of the level-3 object lines, and jobs per thread in a wave (a wave holds
-// about 2,000 objects' lines per thread).
+// The level-3 object lines are made a wave at a time, in jobs of objects_per_job objects taken in
+// file order: an object stream is then inflated about once a wave however its objects' numbers
+// interleave with other streams'. A wave holds about wave_line_bytes of lines: its object count
+// follows the lines made so far (at least a job, at most max_objects_per_wave). Neither depends on
+// the thread count, so the first error a dump meets is the same at every count.
+constexpr std::size_t wave_line_bytes = 8 << 20;
+constexpr std::size_t first_wave_objects = 4096;
+constexpr std::size_t max_objects_per_wave = 65536;
 constexpr std::size_t objects_per_job = 512;
-constexpr std::size_t jobs_per_wave_per_thread = 4;
 
 void append_object_line(Document& document, std::uint32_t num, std::string& out) {
   const XrefEntry& e = document.xref()[num];
@@ -90,6 +95,38 @@ void append_object_line(Document& document, std::uint32_t num, std::string& out)
     out += " length " + std::to_string(object.stream_length) + " sha256 " + sha256_hex(document.stream_raw(object));
   }
   out += '\n';
+}
+
+// The positions 0..count-1 of numbers[first, first + count) sorted by where each object lies:
+// the offset of an object, or of the object stream holding it and then its index there.
+std::vector<std::uint32_t> file_order(const Document& document, const std::vector<std::uint32_t>& numbers, std::size_t first,
+                                      std::size_t count) {
+  const auto& xref = document.xref();
+  struct Place {
+    std::uint64_t offset;
+    std::uint64_t index;  // 0 for an object at an offset; 1 + index for one in a stream
+    std::uint32_t position;
+  };
+  std::vector<Place> places(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const XrefEntry& e = xref[numbers[first + i]];
+    Place& place = places[i];
+    place.position = static_cast<std::uint32_t>(i);
+    if (e.type == XrefEntry::Type::compressed) {
+      const bool held = e.offset < xref.size() && xref[e.offset].type == XrefEntry::Type::offset;
+      place.offset = held ? xref[e.offset].offset : UINT64_MAX;  // a bad container: its error comes in order
+      place.index = 1 + static_cast<std::uint64_t>(e.index);
+    } else {
+      place.offset = e.offset;
+      place.index = 0;
+    }
+  }
+  std::sort(places.begin(), places.end(), [](const Place& a, const Place& b) {
+    return a.offset != b.offset ? a.offset < b.offset : a.index != b.index ? a.index < b.index : a.position < b.position;
+  });
+  std::vector<std::uint32_t> order(count);
+  for (std::size_t i = 0; i < count; ++i) order[i] = places[i].position;
+  return order;
 }
 
 }  // namespace
@@ -167,9 +204,9 @@ void write_pdf_dump(Document& document, int level, const std::function<void(std:
   }
   sink(out);
 
-  // Every object in number order: runs of objects_per_job objects are dumped on the workers a
-  // wave at a time, while one of them writes the wave before, in order; memory holds two
-  // waves' text, never the dump.
+  // Every object in number order, a wave at a time: the workers make one wave's lines in file
+  // order while one of them writes the wave before in number order; memory holds two waves'
+  // lines, never the dump.
   std::vector<std::uint32_t> numbers;
   numbers.reserve(static_cast<std::size_t>(in_use));
   for (std::size_t num = 1; num < xref.size(); ++num) {
@@ -177,35 +214,69 @@ void write_pdf_dump(Document& document, int level, const std::function<void(std:
       numbers.push_back(static_cast<std::uint32_t>(num));
     }
   }
-  const std::size_t jobs = (numbers.size() + objects_per_job - 1) / objects_per_job;
   document.drop_caches();  // the page walk's: the readers read for themselves
-  Readers readers(document, planned_threads(jobs, threads));
-  const std::size_t per_wave = jobs_per_wave_per_thread * readers.count();
-  std::vector<std::string> texts[2] = {std::vector<std::string>(per_wave), std::vector<std::string>(per_wave)};
-  std::size_t written_next = 0;  // jobs made in the wave before, still to be written
-  for (std::size_t first = 0, w = 0; first < jobs || written_next > 0; ++w) {
-    const std::size_t wave = std::min(per_wave, jobs - first);
-    std::vector<std::string>& making = texts[w % 2];
-    std::vector<std::string>& writing = texts[(w + 1) % 2];
+  Readers readers(document, planned_threads(numbers.size() / objects_per_job + 1, threads));
+  // A wave's lines: each job's in one text, in file order; each object's place in its job's text.
+  struct Wave {
+    struct Line {
+      std::size_t job = 0, begin = 0, size = 0;
+    };
+    std::vector<std::string> texts;
+    std::vector<Line> lines;
+  };
+  Wave waves[2];
+  std::size_t made_bytes = 0;
+  std::size_t written_next = 0;  // lines made in the wave before, still to be written
+  for (std::size_t w = 0, first = 0; first < numbers.size() || written_next > 0; ++w) {
+    const std::size_t wanted = first == 0 ? first_wave_objects
+                                          : std::clamp(static_cast<std::size_t>(static_cast<double>(wave_line_bytes) *
+                                                                                static_cast<double>(first) /
+                                                                                static_cast<double>(std::max<std::size_t>(made_bytes, 1))),
+                                                       objects_per_job, max_objects_per_wave);
+    const std::size_t count = std::min(wanted, numbers.size() - first);
+    const std::size_t jobs = (count + objects_per_job - 1) / objects_per_job;
+    Wave& making = waves[w % 2];
+    const Wave& writing = waves[(w + 1) % 2];
+    if (making.texts.size() < jobs) making.texts.resize(jobs);
+    making.lines.resize(count);
+    const std::vector<std::uint32_t> order = file_order(document, numbers, first, count);
     const std::size_t writes = written_next > 0 ? 1 : 0;  // job 0, when there is a wave to write
     const auto make = [&](std::size_t k, Document& reader) {
-      const std::size_t begin = (first + k) * objects_per_job;
-      const std::size_t end = std::min(begin + objects_per_job, numbers.size());
-      making[k].clear();
+      std::string& text = making.texts[k];
+      text.clear();
+      const std::size_t end = std::min((k + 1) * objects_per_job, count);
       try {
-        for (std::size_t i = begin; i < end; ++i) append_object_line(reader, numbers[i], making[k]);
+        for (std::size_t i = k * objects_per_job; i < end; ++i) {
+          const std::size_t begin = text.size();
+          append_object_line(reader, numbers[first + order[i]], text);
+          making.lines[order[i]] = {k, begin, text.size() - begin};
+        }
       } catch (const std::bad_alloc&) {
         throw allocation_failure({document.source().name(), "", std::nullopt});
       }
     };
+    const auto write = [&] {
+      std::string piece;
+      for (std::size_t i = 0; i < written_next; ++i) {
+        const auto& line = writing.lines[i];
+        const std::string_view text = std::string_view(writing.texts[line.job]).substr(line.begin, line.size);
+        if (!piece.empty() && piece.size() + text.size() > piece_bytes) {
+          sink(piece);
+          piece.clear();
+        }
+        if (text.size() > piece_bytes) {
+          for (std::size_t at = 0; at < text.size(); at += piece_bytes) sink(text.substr(at, piece_bytes));
+        } else {
+          piece += text;
+        }
+      }
+      if (!piece.empty()) sink(piece);
+    };
     std::atomic<std::size_t> lowest_limit{SIZE_MAX};  // the lowest job that hit a limit
     try {
-      parallel_for_serial_error(writes + wave, readers.count(), [&](std::size_t j, unsigned worker) {
+      parallel_for_serial_error(writes + jobs, readers.count(), [&](std::size_t j, unsigned worker) {
         if (j < writes) {
-          for (std::size_t k = 0; k < written_next; ++k) {
-            const std::string_view text = writing[k];
-            for (std::size_t at = 0; at < text.size(); at += piece_bytes) sink(text.substr(at, piece_bytes));
-          }
+          write();
           return;
         }
         try {
@@ -223,12 +294,13 @@ void write_pdf_dump(Document& document, int level, const std::function<void(std:
       // from that one on are made again one at a time, with nothing else held, so the dump and
       // its error are those of a serial run.
       const std::size_t low = lowest_limit.load();
-      if (e.kind() != ErrorKind::limit || readers.count() < 2 || low == SIZE_MAX) throw;
+      if (e.kind() != ErrorKind::limit || readers.count() < 2 || low == SIZE_MAX || low < writes) throw;
       for (unsigned r = 0; r < readers.count(); ++r) readers[r].drop_caches();
-      for (std::size_t k = low - writes; k < wave; ++k) make(k, readers[0]);
+      for (std::size_t k = low - writes; k < jobs; ++k) make(k, readers[0]);
     }
-    written_next = wave;
-    first += wave;
+    for (std::size_t k = 0; k < jobs; ++k) made_bytes += making.texts[k].size();
+    written_next = count;
+    first += count;
   }
 }
 
