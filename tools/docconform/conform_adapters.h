@@ -11,6 +11,7 @@ struct Adapter {
   std::vector<std::string> formats;  // formats it reads; "*" = every registered format
   std::string kind;                  // reference | independent | third-party
   bool gated = false;                // a run fails when a gated implementation misses its expectations
+  std::string version;               // as it reports it (see adapter_version); "" when unknown
   std::vector<std::string> requires_;  // programs or files that must exist for it to run
   std::string command;               // with {input}, {format}, {root}, {docconform}, {cli-dump} placeholders
                                      // ({dir}, the manifest's directory, is replaced when it is read)

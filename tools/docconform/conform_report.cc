@@ -336,9 +336,27 @@ void print_summary(const RunReport& report) {
 std::string report_json(const RunReport& report) {
   nlohmann::ordered_json j;
   j["version"] = 1;
+  // What `conform merge` needs besides the results: the shard, the whole run's pairs and cases.
+  j["shard"] = {{"index", report.shard.index}, {"count", report.shard.count}, {"pairs", report.pairs}};
+  j["runs"] = nlohmann::json::array();
+  for (const auto& run : report.runs) {
+    j["runs"].push_back({{"date", run.date},
+                         {"suite_version", run.suite_version},
+                         {"commit", run.commit},
+                         {"cores", run.cores},
+                         {"cpu", run.cpu},
+                         {"os", run.os},
+                         {"shard", {{"index", run.shard.index}, {"count", run.shard.count}}}});
+  }
+  j["cases"] = nlohmann::json::array();
+  for (const auto& c : report.cases) {
+    j["cases"].push_back({{"format", c.format}, {"name", c.name}, {"verdict", std::string(1, c.verdict)},
+                          {"golden", c.golden}, {"large", c.large}});
+  }
   j["implementations"] = nlohmann::json::array();
   for (const auto& impl : report.impls) {
-    j["implementations"].push_back({{"name", impl.name}, {"kind", impl.kind}, {"gated", impl.gated}, {"formats", impl.formats}});
+    j["implementations"].push_back({{"name", impl.name}, {"kind", impl.kind}, {"gated", impl.gated}, {"formats", impl.formats},
+                                    {"version", impl.version}});
   }
   j["skipped"] = nlohmann::json::array();
   for (const auto& s : report.skipped) {
