@@ -275,13 +275,6 @@ std::vector<std::string> RunReport::gate_failures() const {
   return causes;
 }
 
-// The first line a short command prints, "" when it cannot run or fails.
-std::string first_output_line(const std::vector<std::string>& argv) {
-  const ProcessResult p = run_process(argv, ProcessLimits{10, 0, 1 << 16, 1 << 16});
-  if (p.end != ProcessResult::End::exited || p.exit_code != 0) return "";
-  return p.out_head.substr(0, p.out_head.find('\n'));
-}
-
 RunMetadata current_run_metadata(const std::string& root, Shard shard) {
   RunMetadata m;
   const std::time_t now = std::time(nullptr);
@@ -410,6 +403,7 @@ RunReport run_conformance(const RunOptions& options) {
       continue;
     }
     report.impls.push_back(adapter);
+    report.impls.back().version = adapter_version(adapter, options.root, options.docconform_binary);
   }
   for (const auto& wanted : options.impls) {
     const bool known = std::any_of(report.impls.begin(), report.impls.end(), [&](const Adapter& a) { return a.name == wanted; }) ||
