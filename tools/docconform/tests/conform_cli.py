@@ -3,9 +3,12 @@
 fake_adapters/: the gate fails safe (filters that select nothing, unknown or skipped gated
 implementations, adapter failures) and its counts agree with the exit status and the JUnit report.
 
-Usage: conform_cli.py DOCCONFORM gate|byo|shards, or conform_cli.py DOCCONFORM installed BUILD_DIR
+Usage: conform_cli.py DOCCONFORM gate|byo|shards|page, or conform_cli.py DOCCONFORM installed BUILD_DIR
 shards: two shards (--shard K/N) merged by `conform merge` give the results, the reports and the
 exit status of one whole run; shards of different runs, given twice or missing are refused.
+page: the results page of a run with recorded and new departures and a matrix wider than a
+1400-pixel window, checked in headless Chromium by conformance/check_matrix_page.py (exit 77
+without chromium).
 byo: an implementation of the user's own, from a directory outside the suite: its adapter given by
 --adapters (found through {dir}), its departure failing the run, an expectations file drafted
 from the JSON report, and a rerun with --expectations that passes with the departure skipped.
@@ -216,6 +219,34 @@ def shards(docconform, root, out):
         check(p.returncode == 64 and "K/N" in p.stderr, "--shard %s: exit %d: %s" % (bad, p.returncode, p.stderr))
 
 
+def page(docconform, root, out):
+    if not shutil.which("chromium"):
+        print("chromium not installed: skipped")
+        sys.exit(77)
+    mine = os.path.join(out, "mine")
+    shutil.copy(os.path.join(FAKES, "wrong_one.sh"), out)
+    lines = ["# recorded (its expectations say why) and new departures, and many columns\n"]
+    wrong = "\t/bin/sh {dir}/wrong_one.sh {docconform} {input} y_b.bin\t/bin/echo 1.0-fake\n"
+    lines.append("mine-recorded\tutf8\tthird-party\tgate\t-" + wrong)
+    lines.append("mine-new\tutf8\tthird-party\tgate\t-" + wrong)
+    lines += ["wide-implementation-%02d\tutf8\tthird-party\tnogate\t-%s" % (i, wrong) for i in range(20)]
+    write(os.path.join(out, "adapters.tsv"), "".join(lines))
+    write(os.path.join(mine, "mine-recorded.tsv"), "utf8/y_b.bin\twrong_result\tappends a line on purpose\n")
+    report, html = os.path.join(out, "page.json"), os.path.join(out, "page.html")
+    p = run(docconform, root, "--adapters", os.path.join(out, "adapters.tsv"), "--expectations", mine,
+            "--impl", "reference", "--impl", "mine-recorded", "--impl", "mine-new",
+            *[a for i in range(20) for a in ("--impl", "wide-implementation-%02d" % i)], "--json", report, "--html", html)
+    check(p.returncode == 1, "the run with a new departure: exit %d: %s %s" % (p.returncode, p.stdout[-500:], p.stderr))
+    outcomes = {(r["impl"], r["outcome"]) for r in json.load(open(report))["results"] if r["case"] == "utf8/y_b.bin"}
+    check({("mine-recorded", "recorded"), ("mine-new", "failed")} <= outcomes, "outcomes: %s" % outcomes)
+    text = open(html).read()
+    check("appends a line on purpose" in text and "1.0-fake" in text, "the page lacks the reason or the version")
+    checker = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(HERE))), "conformance", "check_matrix_page.py")
+    p = subprocess.run(["/usr/bin/python3", checker, "--require-scroll", html, report, os.path.join(out, "page.png")],
+                       capture_output=True, text=True)
+    check(p.returncode == 0, "check_matrix_page.py: exit %d: %s %s" % (p.returncode, p.stdout, p.stderr))
+
+
 def installed(build_dir, scratch):
     """cmake --install to a scratch prefix, then everything from a directory with no checkout."""
     prefix = os.path.join(scratch, "prefix")
@@ -259,7 +290,7 @@ def main():
         out = os.path.join(scratch, "out")
         os.makedirs(out)
         make_suite(docconform, root)
-        {"gate": gate, "byo": bring_your_own, "shards": shards}[what](docconform, root, out)
+        {"gate": gate, "byo": bring_your_own, "shards": shards, "page": page}[what](docconform, root, out)
     print("%d passed, %d failed" % (checks - len(failures), len(failures)))
     return 1 if failures else 0
 
