@@ -5,6 +5,7 @@
 #include "cli_util.h"
 #include "commands.h"
 #include "conform_expectations.h"
+#include "conform_merge.h"
 #include "conform_report.h"
 #include "conform_runner.h"
 #include "option_ranges.h"
@@ -12,13 +13,55 @@
 namespace docconform::cli {
 namespace {
 
-struct ConformOptions {
-  RunOptions run;
+// The reports a run or a merge writes; its exit status is the gate's.
+struct ReportFiles {
   std::string json;
   std::string junit;
   std::string html;
   std::string markdown;
+
+  void add_options(CLI::App* command) {
+    command->add_option("--json", json, "Write the JSON report here");
+    command->add_option("--junit", junit, "Write a JUnit XML report here");
+    command->add_option("--html", html, "Write the results matrix as HTML here");
+    command->add_option("--markdown", markdown, "Write the results matrix as Markdown here");
+  }
+
+  void write_and_gate(const RunReport& report) const {
+    print_summary(report);
+    if (!json.empty()) write_file(json, report_json(report));
+    if (!junit.empty()) write_file(junit, report_junit(report));
+    if (!html.empty()) write_file(html, report_html(report));
+    if (!markdown.empty()) write_file(markdown, report_markdown(report));
+    if (report.gate_failed()) throw CLI::RuntimeError(1);
+  }
 };
+
+struct ConformOptions {
+  RunOptions run;
+  std::string shard;
+  ReportFiles reports;
+};
+
+struct MergeOptions {
+  std::vector<std::string> shards;
+  ReportFiles reports;
+};
+
+// "K/N" with 1 <= K <= N <= max_shards.
+constexpr unsigned max_shards = 10000;
+std::optional<Shard> parse_shard(const std::string& text) {
+  const auto slash = text.find('/');
+  if (slash == std::string::npos) return std::nullopt;
+  const auto number = [](const std::string& digits) -> std::optional<unsigned> {
+    if (digits.empty() || digits.size() > 5 || digits.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+    return static_cast<unsigned>(std::stoul(digits));
+  };
+  const auto k = number(text.substr(0, slash));
+  const auto n = number(text.substr(slash + 1));
+  if (!k || !n || *k < 1 || *n > max_shards || *k > *n) return std::nullopt;
+  return Shard{*k, *n};
+}
 
 struct DraftOptions {
   std::string from;
@@ -63,10 +106,14 @@ void add_conform_commands(CommandGroups& groups) {
         ->transform(byte_range(1, max_bytes_option));
   };
   add_limits("", options->run.limits, "run");
-  run->add_option("--json", options->json, "Write the JSON report here");
-  run->add_option("--junit", options->junit, "Write a JUnit XML report here");
-  run->add_option("--html", options->html, "Write the results matrix as HTML here");
-  run->add_option("--markdown", options->markdown, "Write the results matrix as Markdown here");
+  run->add_option("--shard", options->shard,
+                  "Only shard K of N (K/N): a fixed 1/N of the (case, implementation) pairs; `conform merge` joins the shards' --json")
+      ->check(CLI::Validator(
+          [](std::string& text) {
+            return parse_shard(text) ? std::string() : "--shard " + text + ": want K/N with 1 <= K <= N <= " + std::to_string(max_shards);
+          },
+          "K/N"));
+  options->reports.add_options(run);
   run->add_flag("!--no-progress", options->run.progress, "Do not show progress on stderr");
   run->add_flag("--large", options->run.large,
                 "Also the large cases of conformance/large/CASES.tsv (generated on first use), timed one at a time");
@@ -75,14 +122,18 @@ void add_conform_commands(CommandGroups& groups) {
   run->callback([options] {
     options->run.root = resolve_root(options->run.root);
     options->run.docconform_binary = self_executable();
-    const RunReport report = run_conformance(options->run);
-    print_summary(report);
-    if (!options->json.empty()) write_file(options->json, report_json(report));
-    if (!options->junit.empty()) write_file(options->junit, report_junit(report));
-    if (!options->html.empty()) write_file(options->html, report_html(report));
-    if (!options->markdown.empty()) write_file(options->markdown, report_markdown(report));
-    if (report.gate_failed()) throw CLI::RuntimeError(1);
+    if (!options->shard.empty()) options->run.shard = *parse_shard(options->shard);
+    options->reports.write_and_gate(run_conformance(options->run));
   });
+
+  auto merge_options = std::make_shared<MergeOptions>();
+  auto* merge = conform->add_subcommand(
+      "merge", "Join the JSON reports of every shard of a run (conform run --shard K/N --json) into the whole run's reports and gate");
+  merge->add_option("shards", merge_options->shards, "The shards' JSON reports, each shard once")
+      ->required()
+      ->check(CLI::ExistingFile);
+  merge_options->reports.add_options(merge);
+  merge->callback([merge_options] { merge_options->reports.write_and_gate(merge_shard_reports(merge_options->shards)); });
 
   auto draft = std::make_shared<DraftOptions>();
   auto* expectations = conform->add_subcommand(

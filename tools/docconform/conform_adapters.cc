@@ -10,7 +10,9 @@
 
 #include "cli_util.h"
 #include "docconform/error.h"
+#include "docconform/version.h"
 #include "formats.h"
+#include "subprocess.h"
 
 namespace docconform::cli {
 namespace {
@@ -40,9 +42,9 @@ std::vector<Adapter> read_adapters(const std::string& manifest_path) {
   std::vector<Adapter> adapters;
   for (auto [number, fields] : read_tsv(manifest_path)) {
     for (std::size_t i = 4; i < fields.size(); ++i) replace_all(fields[i], "{dir}", dir);
-    if (fields.size() != 6) {
+    if (fields.size() != 6 && fields.size() != 7) {
       throw Error(ErrorKind::format, {manifest_path, "line " + std::to_string(number), std::nullopt},
-                  "expected 6 tab-separated fields: name formats kind gate requires command");
+                  "expected 6 or 7 tab-separated fields: name formats kind gate requires command [version]");
     }
     Adapter adapter;
     adapter.name = fields[0];
@@ -51,6 +53,7 @@ std::vector<Adapter> read_adapters(const std::string& manifest_path) {
     adapter.gated = fields[3] == "gate";
     if (fields[4] != "-") adapter.requires_ = split(fields[4], ',');
     adapter.command = fields[5];
+    if (fields.size() == 7 && fields[6] != "-") adapter.version_command = fields[6];
     adapters.push_back(std::move(adapter));
   }
   return adapters;
@@ -65,10 +68,12 @@ std::string missing_requirement(const Adapter& adapter, const std::string& root)
   return "";
 }
 
-std::vector<std::string> adapter_argv(const Adapter& adapter, const std::string& format, const std::string& input,
+namespace {
+
+std::vector<std::string> command_argv(const std::string& command, const std::string& format, const std::string& input,
                                       const std::string& root, const std::string& docconform_binary) {
   std::vector<std::string> argv;
-  for (std::string word : split(adapter.command, ' ')) {
+  for (std::string word : split(command, ' ')) {
     replace_all(word, "{input}", input);
     if (word == "{cli-dump}") {
       const DumpFormat* known = find_dump_format(format);
@@ -81,6 +86,19 @@ std::vector<std::string> adapter_argv(const Adapter& adapter, const std::string&
     argv.push_back(word);
   }
   return argv;
+}
+
+}  // namespace
+
+std::vector<std::string> adapter_argv(const Adapter& adapter, const std::string& format, const std::string& input,
+                                      const std::string& root, const std::string& docconform_binary) {
+  return command_argv(adapter.command, format, input, root, docconform_binary);
+}
+
+std::string adapter_version(const Adapter& adapter, const std::string& root, const std::string& docconform_binary) {
+  if (adapter.in_process()) return std::string("docconform ") + version_string;
+  if (adapter.version_command.empty()) return "";
+  return first_output_line(command_argv(adapter.version_command, "", "", root, docconform_binary));
 }
 
 }  // namespace docconform::cli

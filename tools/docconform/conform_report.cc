@@ -50,33 +50,66 @@ bool finished(const Result& r) {
          r.status != Status::unsupported;
 }
 
+// The implementation every time is compared with.
+const std::string reference_impl = "reference";
+
 struct Speed {
   double median_s = 0;
   double total_s = 0;
-  std::size_t cases = 0;
+  std::size_t cases = 0;       // runs that finished: the median and total are over them
+  std::size_t excluded = 0;    // runs that did not (timeouts, crashes, adapter failures, unsupported)
+  double times_reference = 0;  // its total over the reference's, on the cases both finished; 0 = none
 };
 
-// impl -> format -> timing over the cases it accepted or rejected (crashes and timeouts excluded).
+// impl -> format -> timing over the cases it accepted or rejected.
 std::map<std::string, std::map<std::string, Speed>> speed_table(const RunReport& report) {
   std::map<std::string, std::map<std::string, std::vector<double>>> times;
-  for (const auto& r : report.results) {
-    if (!finished(r)) continue;
-    if (r.case_file->large) continue;  // in the large-case table instead
-    times[r.impl][r.case_file->format].push_back(r.seconds);
-  }
+  std::map<const CaseFile*, double> reference;
   std::map<std::string, std::map<std::string, Speed>> table;
+  for (const auto& r : report.results) {
+    if (r.case_file->large) continue;  // in the large-case table instead
+    Speed& s = table[r.impl][r.case_file->format];
+    if (!finished(r)) {
+      ++s.excluded;
+      continue;
+    }
+    times[r.impl][r.case_file->format].push_back(r.seconds);
+    if (r.impl == reference_impl) reference[r.case_file] = r.seconds;
+  }
+  std::map<std::string, std::map<std::string, std::pair<double, double>>> versus;  // (its seconds, the reference's)
+  for (const auto& r : report.results) {
+    const auto ref = reference.find(r.case_file);
+    if (r.case_file->large || !finished(r) || ref == reference.end()) continue;
+    auto& [mine, theirs] = versus[r.impl][r.case_file->format];
+    mine += r.seconds;
+    theirs += ref->second;
+  }
   for (auto& [impl, formats] : times) {
     for (auto& [format, list] : formats) {
       std::sort(list.begin(), list.end());
-      Speed s;
+      Speed& s = table[impl][format];
       s.cases = list.size();
       s.median_s = list.size() % 2 ? list[list.size() / 2] : (list[list.size() / 2 - 1] + list[list.size() / 2]) / 2;
       for (double t : list) s.total_s += t;
-      table[impl][format] = s;
+      const auto [mine, theirs] = versus[impl][format];
+      s.times_reference = theirs > 0 ? mine / theirs : 0;
     }
   }
   return table;
 }
+
+std::size_t speed_excluded(const std::map<std::string, std::map<std::string, Speed>>& table) {
+  std::size_t n = 0;
+  for (const auto& [impl, formats] : table) {
+    for (const auto& [format, s] : formats) n += s.excluded;
+  }
+  return n;
+}
+
+const std::string speed_note =
+    "median and total seconds per case set over the runs that finished (a dump or a rejection); runs that did not "
+    "(timeouts, crashes, adapter failures, unsupported cases) are excluded from them and counted; x reference = its total "
+    "over the in-process reference's on the cases both finished.";
 
 // One implementation on one large case, with its time as a multiple of the reference's (0 when
 // either run did not finish with an accepted or rejected outcome).
@@ -127,6 +160,10 @@ std::vector<PhaseRun> large_phase_runs(const RunReport& report) {
 }
 
 std::string times_text(double times_reference) { return times_reference > 0 ? fixed(times_reference, 1) : "-"; }
+
+std::size_t large_excluded(const std::vector<LargeRun>& runs) {
+  return static_cast<std::size_t>(std::count_if(runs.begin(), runs.end(), [](const LargeRun& run) { return !finished(*run.result); }));
+}
 
 std::map<std::string, std::map<std::string, std::size_t>> status_counts(const RunReport& report) {
   std::map<std::string, std::map<std::string, std::size_t>> counts;
@@ -210,6 +247,57 @@ const char* status_mark(const Result& r) {
   return "?";
 }
 
+const char* status_meaning(const Result& r) {
+  switch (r.status) {
+    case Status::pass: return "the golden dump";
+    case Status::rejected_as_expected: return "rejected a must-reject (n_) case";
+    case Status::accepted: return r.golden_match ? "accepted an implementation-defined (i_) case with the reference's dump"
+                                                 : "accepted an i_ case with another dump";
+    case Status::rejected: return "rejected an i_ case";
+    case Status::unsupported: return "out of the implementation's scope (exit 2)";
+    case Status::wrong_result: return "accepted a must-accept (y_) case with another dump";
+    case Status::rejected_must_accept: return "rejected a must-accept (y_) case";
+    case Status::accepted_must_reject: return "accepted a must-reject (n_) case";
+    case Status::crash: return "the in-process reference threw, or its phase run disagreed";
+    case Status::adapter_failure: return "the adapter broke the protocol (never a verdict)";
+    case Status::timeout: return "killed at the timeout";
+    case Status::no_golden: return "the golden ledger has no digest for the case";
+  }
+  return "";
+}
+
+// Every mark a matrix cell can show, in the order of Status (accepted twice: with and without the reference's dump).
+std::vector<Result> legend_results() {
+  std::vector<Result> marks;
+  for (int i = 0; i <= static_cast<int>(Status::no_golden); ++i) {
+    Result r;
+    r.status = static_cast<Status>(i);
+    r.golden_match = r.status == Status::accepted;
+    marks.push_back(r);
+    if (r.status == Status::accepted) {
+      r.golden_match = false;
+      marks.push_back(r);
+    }
+  }
+  return marks;
+}
+
+// The mark of a departure's outcome after its status mark: recorded, or new and failing the run.
+const char* outcome_suffix(const Result& r) {
+  switch (r.outcome) {
+    case Outcome::recorded: return "\u2020";  // dagger
+    case Outcome::failed: return "!";
+    case Outcome::ok:
+    case Outcome::departure: return "";
+  }
+  return "";
+}
+
+const std::string outcome_marks =
+    "\u2020 after a mark = a recorded departure (in the implementation's expectations file; the reason on hover and under "
+    "Evidence); ! = a new departure or an adapter failure, which fails the run; no sign on a departure = an ungated "
+    "implementation's, reported only.";
+
 // What a report shows of a result beyond its status: the diff of a wrong result, the stderr of a
 // rejection or a failed run.
 std::string evidence(const Result& r) {
@@ -246,7 +334,7 @@ std::vector<Bar> speed_bars(const RunReport& report) {
   for (const auto& format : formats) {
     for (const auto& [impl, per_format] : table) {
       const auto it = per_format.find(format);
-      if (it != per_format.end()) bars.push_back({format, impl, std::max(it->second.total_s, 1e-6)});
+      if (it != per_format.end() && it->second.cases > 0) bars.push_back({format, impl, std::max(it->second.total_s, 1e-6)});
     }
   }
   return bars;
@@ -336,9 +424,27 @@ void print_summary(const RunReport& report) {
 std::string report_json(const RunReport& report) {
   nlohmann::ordered_json j;
   j["version"] = 1;
+  // What `conform merge` needs besides the results: the shard, the whole run's pairs and cases.
+  j["shard"] = {{"index", report.shard.index}, {"count", report.shard.count}, {"pairs", report.pairs}};
+  j["runs"] = nlohmann::json::array();
+  for (const auto& run : report.runs) {
+    j["runs"].push_back({{"date", run.date},
+                         {"suite_version", run.suite_version},
+                         {"commit", run.commit},
+                         {"cores", run.cores},
+                         {"cpu", run.cpu},
+                         {"os", run.os},
+                         {"shard", {{"index", run.shard.index}, {"count", run.shard.count}}}});
+  }
+  j["cases"] = nlohmann::json::array();
+  for (const auto& c : report.cases) {
+    j["cases"].push_back({{"format", c.format}, {"name", c.name}, {"verdict", std::string(1, c.verdict)},
+                          {"golden", c.golden}, {"large", c.large}});
+  }
   j["implementations"] = nlohmann::json::array();
   for (const auto& impl : report.impls) {
-    j["implementations"].push_back({{"name", impl.name}, {"kind", impl.kind}, {"gated", impl.gated}, {"formats", impl.formats}});
+    j["implementations"].push_back({{"name", impl.name}, {"kind", impl.kind}, {"gated", impl.gated}, {"formats", impl.formats},
+                                    {"version", impl.version}});
   }
   j["skipped"] = nlohmann::json::array();
   for (const auto& s : report.skipped) {
@@ -365,7 +471,8 @@ std::string report_json(const RunReport& report) {
   j["gate_failures"] = report.gate_failures();
   for (const auto& [impl, per_format] : speed_table(report)) {
     for (const auto& [format, s] : per_format) {
-      j["speed"][impl][format] = {{"median_s", s.median_s}, {"total_s", s.total_s}, {"cases", s.cases}};
+      j["speed"][impl][format] = {{"median_s", s.median_s}, {"total_s", s.total_s}, {"cases", s.cases},
+                                  {"excluded", s.excluded}, {"times_reference", s.times_reference}};
     }
   }
   j["large"] = nlohmann::json::array();
@@ -442,24 +549,35 @@ std::string report_markdown(const RunReport& report) {
         "accepted an implementation-defined case with / without the reference's dump, rej = rejected it, WRONG = "
         "different dump, REJECTED = rejected a must-accept case, ACCEPTED = accepted a must-reject case, ADAPTER = the adapter "
         "broke the protocol.\n\n";
-  md += "## Summary\n\n" + outcome_legend +
-        "\n\n| implementation | kind | gated | ok | recorded | departures | failed | statuses |\n|---|---|---|---:|---:|---:|---:|---|\n";
+  md += outcome_marks + "\n\n## Run\n\n| shard | date (UTC) | suite version | commit | cores | CPU | OS |\n|---|---|---|---|---:|---|---|\n";
+  for (const auto& run : report.runs) {
+    md += "| " + std::to_string(run.shard.index) + "/" + std::to_string(run.shard.count) + " | " + run.date + " | " +
+          run.suite_version + " | " + (run.commit.empty() ? "-" : run.commit) + " | " + std::to_string(run.cores) + " | " +
+          run.cpu + " | " + run.os + " |\n";
+  }
+  md += "\n## Summary\n\n" + outcome_legend +
+        "\n\n| implementation | kind | gated | ok | recorded | departures | failed | statuses | version |\n"
+        "|---|---|---|---:|---:|---:|---:|---|---|\n";
   for (const auto& impl : report.impls) {
     const Tally t = tally(report, impl.name);
     md += "| " + impl.name + " | " + impl.kind + " | " + (impl.gated ? "yes" : "no") + " | " + std::to_string(t.ok) + " | " +
           std::to_string(t.recorded) + " | " + std::to_string(t.departures) + " | " + std::to_string(t.failed) + " | " +
-          t.statuses + " |\n";
+          t.statuses + " | " + (impl.version.empty() ? "-" : impl.version) + " |\n";
   }
-  md += "\n## Speed (median and total seconds per case set, one run)\n\n| implementation | format | cases | median s | total s |\n|---|---|---:|---:|---:|\n";
-  for (const auto& [impl, per_format] : speed_table(report)) {
+  const auto speed = speed_table(report);
+  md += "\n## Speed\n\nOne run; " + speed_note + " " + std::to_string(speed_excluded(speed)) +
+        " runs excluded.\n\n| implementation | format | cases | excluded | median s | total s | x reference |\n"
+        "|---|---|---:|---:|---:|---:|---:|\n";
+  for (const auto& [impl, per_format] : speed) {
     for (const auto& [format, s] : per_format) {
-      md += "| " + impl + " | " + format + " | " + std::to_string(s.cases) + " | " + fixed(s.median_s, 4) + " | " +
-            fixed(s.total_s, 3) + " |\n";
+      md += "| " + impl + " | " + format + " | " + std::to_string(s.cases) + " | " + std::to_string(s.excluded) + " | " +
+            (s.cases > 0 ? fixed(s.median_s, 4) : "-") + " | " + fixed(s.total_s, 3) + " | " + times_text(s.times_reference) + " |\n";
     }
   }
   const auto large = large_runs(report);
   if (!large.empty()) {
-    md += "\n## Speed on large cases (one run at a time; x reference = seconds / the in-process reference's)\n\n"
+    md += "\n## Speed on large cases\n\nOne run at a time; x reference = seconds / the in-process reference's; " +
+          std::to_string(large_excluded(large)) + " runs did not finish (timeouts, crashes, adapter failures, unsupported) and have none.\n\n"
           "| case | implementation | status | seconds | x reference |\n|---|---|---|---:|---:|\n";
     for (const auto& run : large) {
       const Result& r = *run.result;
@@ -486,7 +604,7 @@ std::string report_markdown(const RunReport& report) {
     md += "| " + key + " |";
     for (const auto& impl : report.impls) {
       const auto it = row.find(impl.name);
-      md += std::string(" ") + (it == row.end() ? "" : status_mark(*it->second)) + " |";
+      md += it == row.end() ? std::string("  |") : " " + std::string(status_mark(*it->second)) + outcome_suffix(*it->second) + " |";
     }
     md += "\n";
   }
@@ -504,37 +622,67 @@ std::string report_markdown(const RunReport& report) {
 std::string report_html(const RunReport& report) {
   std::string html =
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>docconform conformance results</title>\n"
-      "<style>body{font-family:sans-serif;margin:1.5em}table{border-collapse:collapse;font-size:12px}"
-      "td,th{border:1px solid #ccc;padding:2px 6px}th{background:#f3f3f3;position:sticky;top:0}"
-      "td.s{color:#fff;text-align:center;min-width:4.5em}td.num{text-align:right}.legend span{display:inline-block;"
-      "padding:2px 6px;margin:2px;color:#fff}</style></head><body>\n<h1>docconform conformance results</h1>\n";
+      "<style>body{font-family:sans-serif;margin:1.5em}table{border-collapse:separate;border-spacing:0;font-size:12px}"
+      "td,th{border:1px solid #ccc;padding:2px 6px}th{background:#f3f3f3}"
+      "td.s{color:#fff;text-align:center;min-width:4.5em}td.num{text-align:right}"
+      "#legend span.s{display:inline-block;padding:2px 6px;margin:2px;color:#fff;font-size:12px}"
+      "td.s.recorded{background-image:repeating-linear-gradient(45deg,rgba(255,255,255,.35) 0 4px,transparent 4px 8px)}"
+      "td.s.failed{outline:3px solid #c00;outline-offset:-3px;font-weight:bold}"
+      "#matrix-scroll{overflow:auto;max-height:85vh;max-width:100%;border:1px solid #ccc}"
+      "#matrix th{position:sticky;top:0;z-index:2}"
+      "#matrix .case{position:sticky;left:0;z-index:1;background:#fff;text-align:left;white-space:nowrap}"
+      "#matrix th.case{z-index:3;background:#f3f3f3}</style></head><body>\n<h1>docconform conformance results</h1>\n";
   html += "<p id=\"totals\" data-cases=\"" + std::to_string(report.cases.size()) + "\" data-impls=\"" +
           std::to_string(report.impls.size()) + "\" data-results=\"" + std::to_string(report.results.size()) + "\">" +
           std::to_string(report.cases.size()) + " cases, " + std::to_string(report.impls.size()) + " implementations, " +
           std::to_string(report.results.size()) + " results.</p>\n";
+  html += "<section id=\"legend\"><h2>Legend</h2>\n<p>";
+  for (const Result& r : legend_results()) {
+    const bool light = r.status == Status::accepted || r.status == Status::rejected || r.status == Status::unsupported ||
+                       r.status == Status::no_golden;
+    html += "<span class=\"s\" style=\"background:" + std::string(status_color(r)) + (light ? ";color:#000" : "") + "\">" +
+            status_mark(r) + "</span> " + xml_escape(status_meaning(r)) + "<br>\n";
+  }
+  html += "</p><p>" + xml_escape(outcome_marks) + "</p></section>\n";
+  html += "<section id=\"run\"><h2>Run</h2>\n<table id=\"run-metadata\"><tr><th>shard</th><th>date (UTC)</th><th>suite version</th>"
+          "<th>commit</th><th>cores</th><th>CPU</th><th>OS</th></tr>\n";
+  for (const auto& run : report.runs) {
+    html += "<tr><td>" + std::to_string(run.shard.index) + "/" + std::to_string(run.shard.count) + "</td><td>" +
+            xml_escape(run.date) + "</td><td>" + xml_escape(run.suite_version) + "</td><td>" +
+            xml_escape(run.commit.empty() ? "-" : run.commit) + "</td><td class=\"num\">" + std::to_string(run.cores) +
+            "</td><td>" + xml_escape(run.cpu) + "</td><td>" + xml_escape(run.os) + "</td></tr>\n";
+  }
+  html += "</table></section>\n";
   html += "<h2>Summary</h2>\n<p>" + xml_escape(outcome_legend) +
           "</p>\n<table id=\"summary\"><tr><th>implementation</th><th>kind</th><th>gated</th><th>ok</th><th>recorded</th>"
-          "<th>departures</th><th>failed</th><th>statuses</th></tr>\n";
+          "<th>departures</th><th>failed</th><th>statuses</th><th>version</th></tr>\n";
   for (const auto& impl : report.impls) {
     const Tally t = tally(report, impl.name);
     html += "<tr data-impl=\"" + xml_escape(impl.name) + "\"><td>" + xml_escape(impl.name) + "</td><td>" + impl.kind +
             "</td><td>" + (impl.gated ? "yes" : "no") + "</td><td class=\"num ok\">" + std::to_string(t.ok) +
             "</td><td class=\"num recorded\">" + std::to_string(t.recorded) + "</td><td class=\"num departures\">" +
             std::to_string(t.departures) + "</td><td class=\"num failed\">" + std::to_string(t.failed) + "</td><td>" +
-            xml_escape(t.statuses) + "</td></tr>\n";
+            xml_escape(t.statuses) + "</td><td>" + xml_escape(impl.version.empty() ? "-" : impl.version) + "</td></tr>\n";
   }
-  html += "</table>\n<h2>Speed</h2>\n<table id=\"speed\"><tr><th>implementation</th><th>format</th><th>cases</th><th>median s</th><th>total s</th></tr>\n";
-  for (const auto& [impl, per_format] : speed_table(report)) {
+  const auto speed = speed_table(report);
+  html += "</table>\n<h2>Speed</h2>\n<p id=\"speed-note\" data-excluded=\"" + std::to_string(speed_excluded(speed)) + "\">One run; " +
+          xml_escape(speed_note) + " " + std::to_string(speed_excluded(speed)) + " runs excluded.</p>\n"
+          "<table id=\"speed\"><tr><th>implementation</th><th>format</th><th>cases</th><th>excluded</th><th>median s</th>"
+          "<th>total s</th><th>x reference</th></tr>\n";
+  for (const auto& [impl, per_format] : speed) {
     for (const auto& [format, s] : per_format) {
       html += "<tr><td>" + xml_escape(impl) + "</td><td>" + format + "</td><td class=\"num\">" + std::to_string(s.cases) +
-              "</td><td class=\"num\">" + fixed(s.median_s, 4) + "</td><td class=\"num total\">" + fixed(s.total_s, 3) +
-              "</td></tr>\n";
+              "</td><td class=\"num\">" + std::to_string(s.excluded) + "</td><td class=\"num\">" +
+              (s.cases > 0 ? fixed(s.median_s, 4) : "-") + "</td><td class=\"num total\">" + fixed(s.total_s, 3) +
+              "</td><td class=\"num\">" + times_text(s.times_reference) + "</td></tr>\n";
     }
   }
   html += "</table>\n" + bar_svg(speed_bars(report), "speed-chart");
   const auto large = large_runs(report);
   if (!large.empty()) {
-    html += "<h2>Speed on large cases</h2>\n<p>One run at a time; x reference = seconds / the in-process reference's.</p>\n"
+    html += "<h2>Speed on large cases</h2>\n<p>One run at a time; x reference = seconds / the in-process reference's; " +
+            std::to_string(large_excluded(large)) +
+            " runs did not finish (timeouts, crashes, adapter failures, unsupported) and have none.</p>\n"
             "<table id=\"large\"><tr><th>case</th><th>implementation</th><th>status</th><th>seconds</th><th>x reference</th></tr>\n";
     for (const auto& run : large) {
       const Result& r = *run.result;
@@ -558,11 +706,11 @@ std::string report_html(const RunReport& report) {
     }
     html += "</table>\n";
   }
-  html += "<h2>Matrix</h2>\n<table id=\"matrix\"><tr><th>case</th>";
+  html += "<h2>Matrix</h2>\n<div id=\"matrix-scroll\"><table id=\"matrix\"><tr><th class=\"case\">case</th>";
   for (const auto& impl : report.impls) html += "<th>" + xml_escape(impl.name) + "</th>";
   html += "</tr>\n";
   for (const auto& [key, row] : matrix(report)) {
-    html += "<tr><td>" + xml_escape(key) + "</td>";
+    html += "<tr><td class=\"case\">" + xml_escape(key) + "</td>";
     for (const auto& impl : report.impls) {
       const auto it = row.find(impl.name);
       if (it == row.end()) {
@@ -572,14 +720,16 @@ std::string report_html(const RunReport& report) {
       const Result& r = *it->second;
       const bool light = r.status == Status::accepted || r.status == Status::rejected ||
                          r.status == Status::unsupported || r.status == Status::no_golden;
-      html += "<td class=\"s\" data-status=\"" + std::string(to_string(r.status)) + "\" style=\"background:" +
-              status_color(r) + (light ? ";color:#000" : "") + "\" title=\"" + xml_escape(std::string(to_string(r.status)) + " " + fixed(r.seconds, 4) +
-                                                           " s " + r.detail) +
-              "\">" + status_mark(r) + "</td>";
+      const std::string title = std::string(to_string(r.status)) + ", " + to_string(r.outcome) +
+                                (r.reason.empty() ? "" : ": " + r.reason) + "; " + fixed(r.seconds, 4) + " s" +
+                                (r.detail.empty() ? "" : "; " + r.detail);
+      html += "<td class=\"s " + std::string(to_string(r.outcome)) + "\" data-status=\"" + to_string(r.status) +
+              "\" data-outcome=\"" + to_string(r.outcome) + "\" style=\"background-color:" + status_color(r) +
+              (light ? ";color:#000" : "") + "\" title=\"" + xml_escape(title) + "\">" + status_mark(r) + outcome_suffix(r) + "</td>";
     }
     html += "</tr>\n";
   }
-  html += "</table>\n";
+  html += "</table></div>\n";
   std::string shown;
   for (const auto& r : report.results) {
     if (!shows_evidence(r)) continue;

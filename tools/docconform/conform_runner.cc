@@ -1,13 +1,18 @@
 #include "conform_runner.h"
 
 #include <fnmatch.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <ctime>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <numeric>
+#include <thread>
 #include <map>
 #include <mutex>
 
@@ -15,6 +20,7 @@
 #include "docconform/error.h"
 #include "docconform/parallel.h"
 #include "docconform/sha256.h"
+#include "docconform/version.h"
 #include "cli_util.h"
 #include "conform_expectations.h"
 #include "conform_large.h"
@@ -269,6 +275,40 @@ std::vector<std::string> RunReport::gate_failures() const {
   return causes;
 }
 
+RunMetadata current_run_metadata(const std::string& root, Shard shard) {
+  RunMetadata m;
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char date[32];
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  m.date = date;
+  m.suite_version = version_string;
+  if (fs::exists(fs::path(root) / ".git")) m.commit = first_output_line({"git", "-C", root, "rev-parse", "HEAD"});
+  m.cores = std::thread::hardware_concurrency();
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; std::getline(cpuinfo, line);) {
+    if (line.rfind("model name", 0) != 0) continue;
+    m.cpu = line.substr(line.find(':') == std::string::npos ? line.size() : line.find(':') + 1);
+    m.cpu.erase(0, m.cpu.find_first_not_of(' '));
+    break;
+  }
+  utsname name{};
+  if (uname(&name) == 0) m.os = std::string(name.sysname) + " " + name.release + " " + name.machine;
+  m.shard = shard;
+  return m;
+}
+
+std::vector<std::size_t> shard_pairs(const std::vector<std::string>& pairs, Shard shard) {
+  std::vector<std::size_t> order(pairs.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return pairs[a] < pairs[b]; });
+  std::vector<std::size_t> selected;
+  for (std::size_t rank = shard.index - 1; rank < order.size(); rank += shard.count) selected.push_back(order[rank]);
+  std::sort(selected.begin(), selected.end());
+  return selected;
+}
+
 InProcessOutcome dump_in_process(const DumpFormat& format, const std::string& path, bool keep_dump, PhaseLog* phases,
                                  std::size_t keep_bytes) {
   InProcessOutcome outcome;
@@ -337,6 +377,7 @@ std::vector<CaseFile> discover_cases(const std::string& root, const std::vector<
 
 RunReport run_conformance(const RunOptions& options) {
   RunReport report;
+  report.runs.push_back(current_run_metadata(options.root, options.shard));
   report.cases = discover_cases(options.root, options.formats, options.case_glob);
   if (options.large) {
     for (CaseFile& c : prepare_large_cases(options)) report.cases.push_back(std::move(c));
@@ -362,6 +403,7 @@ RunReport run_conformance(const RunOptions& options) {
       continue;
     }
     report.impls.push_back(adapter);
+    report.impls.back().version = adapter_version(adapter, options.root, options.docconform_binary);
   }
   for (const auto& wanted : options.impls) {
     const bool known = std::any_of(report.impls.begin(), report.impls.end(), [&](const Adapter& a) { return a.name == wanted; }) ||
@@ -385,6 +427,23 @@ RunReport run_conformance(const RunOptions& options) {
   }
   if (jobs.empty()) {
     throw Error(ErrorKind::usage, {options.root, "", std::nullopt}, "no selected implementation reads the selected cases' formats");
+  }
+  report.pairs = jobs.size();
+  if (options.shard.count > 1) {
+    std::vector<std::string> pairs;
+    for (const Job& job : jobs) {
+      const CaseFile& c = report.cases[job.case_index];
+      pairs.push_back(c.format + "/" + c.name + "\t" + report.impls[job.impl_index].name);
+    }
+    std::vector<Job> selected;
+    for (const std::size_t j : shard_pairs(pairs, options.shard)) selected.push_back(jobs[j]);
+    if (selected.empty()) {
+      throw Error(ErrorKind::usage, {options.root, "", std::nullopt},
+                  "shard " + std::to_string(options.shard.index) + "/" + std::to_string(options.shard.count) +
+                      " selects no run: the run has only " + std::to_string(jobs.size()) + " (case, implementation) pairs");
+    }
+    jobs = std::move(selected);
+    report.shard = options.shard;
   }
   std::vector<std::map<std::string, Expectation>> expectations;
   std::vector<std::string> expectation_dirs{(fs::path(options.root) / "conformance" / "expectations").string()};

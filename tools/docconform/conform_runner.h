@@ -71,14 +71,35 @@ struct Result {
   PhaseLog phases;       // from a second run, when the format defines phases and the case was accepted
 };
 
+// One of N disjoint parts of a run (conform run --shard K/N, 1 <= K <= N): the (case,
+// implementation) pairs whose rank in the list of all pairs sorted by case then implementation name
+// is K - 1 modulo N, so the parts do not depend on the order of the manifests or of the cases tree.
+struct Shard {
+  unsigned index = 1;
+  unsigned count = 1;
+};
+
+// Where and what a run ran: shown on the results page, carried by the JSON report.
+struct RunMetadata {
+  std::string date;           // UTC, ISO 8601, when the run started
+  std::string suite_version;  // docconform's version
+  std::string commit;         // of the suite's git checkout; "" when it is none (an installed suite)
+  unsigned cores = 0;
+  std::string cpu;            // the model name of /proc/cpuinfo
+  std::string os;             // uname: system, release, machine
+  Shard shard;
+};
+RunMetadata current_run_metadata(const std::string& root, Shard shard);
+
 struct RunOptions {
   std::string root;
   std::vector<std::string> formats;  // empty = all
   std::vector<std::string> impls;    // empty = all available
   std::string case_glob;             // fnmatch on "<format>/<case file>"; empty = all
-  std::vector<std::string> allow_skip;
+  std::vector<std::string> allow_skip;  // gated implementations whose missing requirement does not fail the run
   std::vector<std::string> adapter_files;     // more adapter manifests, after conformance/adapters/ADAPTERS.tsv
-  std::vector<std::string> expectation_dirs;  // more <impl>.tsv files, after conformance/expectations/  // gated implementations whose missing requirement does not fail the run
+  std::vector<std::string> expectation_dirs;  // more <impl>.tsv files, after conformance/expectations/
+  Shard shard;
   unsigned jobs = 0;                 // 0 = hardware threads
   ProcessLimits limits;
   std::string docconform_binary;
@@ -100,7 +121,10 @@ struct RunReport {
   std::vector<CaseFile> cases;
   std::vector<Adapter> impls;    // the ones that ran
   std::vector<Skipped> skipped;
-  std::vector<Result> results;   // case-major order
+  std::vector<Result> results;   // case-major order; of a shard, only its pairs
+  std::size_t pairs = 0;         // (case, implementation) pairs of the whole run, every shard's
+  Shard shard;                   // {1, 1} for a whole run, and for shards merged into one
+  std::vector<RunMetadata> runs;  // the run, or each merged shard's, by shard
   // Why the run fails, one line per cause (empty when it passes).
   std::vector<std::string> gate_failures() const;
   bool gate_failed() const { return !gate_failures().empty(); }
@@ -123,6 +147,9 @@ bool case_selected(const std::vector<std::string>& formats, const std::string& c
 
 std::vector<CaseFile> discover_cases(const std::string& root, const std::vector<std::string>& formats,
                                      const std::string& case_glob);
+
+// The indices of the pairs (given as "<case>\t<implementation>") that a shard runs.
+std::vector<std::size_t> shard_pairs(const std::vector<std::string>& pairs, Shard shard);
 
 RunReport run_conformance(const RunOptions& options);
 

@@ -370,4 +370,12 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessLim
   return result;
 }
 
+std::string first_output_line(const std::vector<std::string>& argv) {
+  const ProcessResult p = run_process(argv, ProcessLimits{10, 0, 1 << 16, 1 << 16});
+  if (p.end != ProcessResult::End::exited || p.exit_code != 0) return "";
+  std::string line = p.out_head.substr(0, p.out_head.find('\n'));
+  while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+  return line;
+}
+
 }  // namespace docconform::cli

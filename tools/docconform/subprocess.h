@@ -41,4 +41,8 @@ struct ProcessResult {
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessLimits& limits,
                           const std::vector<std::string>& environment = {});
 
+// The first line of stdout of a short command (a version, a commit), without its line end; "" when
+// it cannot start, fails or takes more than 10 s.
+std::string first_output_line(const std::vector<std::string>& argv);
+
 }  // namespace docconform::cli

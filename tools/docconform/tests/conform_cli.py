@@ -3,7 +3,12 @@
 fake_adapters/: the gate fails safe (filters that select nothing, unknown or skipped gated
 implementations, adapter failures) and its counts agree with the exit status and the JUnit report.
 
-Usage: conform_cli.py DOCCONFORM gate|byo, or conform_cli.py DOCCONFORM installed BUILD_DIR
+Usage: conform_cli.py DOCCONFORM gate|byo|shards|page, or conform_cli.py DOCCONFORM installed BUILD_DIR
+shards: two shards (--shard K/N) merged by `conform merge` give the results, the reports and the
+exit status of one whole run; shards of different runs, given twice or missing are refused.
+page: the results page of a run with recorded and new departures and a matrix wider than a
+1400-pixel window, checked in headless Chromium by conformance/check_matrix_page.py (exit 77
+without chromium).
 byo: an implementation of the user's own, from a directory outside the suite: its adapter given by
 --adapters (found through {dir}), its departure failing the run, an expectations file drafted
 from the JSON report, and a rerun with --expectations that passes with the departure skipped.
@@ -135,6 +140,113 @@ def bring_your_own(docconform, root, out, wrong="utf8/y_b.bin", extra_args=(), c
     return report, junit
 
 
+# What differs between two runs of the same pairs: times, and the metadata of where they ran.
+TIMES = re.compile(r"\d+\.\d+(e-?\d+)?")
+
+
+def normalised_json(path):
+    report = json.load(open(path))
+    report.pop("runs")
+    report.pop("speed", None)
+    for r in report["results"]:
+        r.pop("seconds")
+    for r in report["large"]:
+        r.pop("seconds"), r.pop("times_reference")
+    return report
+
+
+def normalised_text(path):
+    text = open(path).read()
+    text = re.sub(r"<section id=\"run\">.*?</section>", "", text, flags=re.S)
+    text = re.sub(r"<svg .*?</svg>", "", text, flags=re.S)
+    text = re.sub(r"\n## Run\n.*?(?=\n## )", "", text, flags=re.S)
+    return TIMES.sub("T", text)
+
+
+def shards(docconform, root, out):
+    impls = ["--impl", "reference", "--impl", "wrong-ungated", "--impl", "raiser"]
+    reports = ("json", "junit", "markdown", "html")
+
+    def outputs(name):
+        paths = {kind: os.path.join(out, "%s.%s" % (name, kind)) for kind in reports}
+        return paths, [arg for kind in reports for arg in ("--" + kind, paths[kind])]
+
+    whole, whole_args = outputs("whole")
+    p = run(docconform, root, *impls, *whole_args)
+    check(p.returncode == 1, "whole run (an adapter failure): exit %d, want 1: %s" % (p.returncode, p.stderr))
+    parts = [os.path.join(out, "shard%d.json" % k) for k in (1, 2)]
+    for k, part in enumerate(parts, start=1):
+        p = run(docconform, root, *impls, "--shard", "%d/2" % k, "--json", part)
+        check(p.returncode in (0, 1), "shard %d/2: exit %d: %s" % (k, p.returncode, p.stderr))
+    pairs = [{(r["case"], r["impl"]) for r in json.load(open(part))["results"]} for part in parts]
+    check(len(pairs[0]) == 3 and len(pairs[1]) == 3 and not pairs[0] & pairs[1], "shards' pairs: %s" % pairs)
+
+    merged, merged_args = outputs("merged")
+    p = subprocess.run([docconform, "conform", "merge", *parts, *merged_args], capture_output=True, text=True)
+    check(p.returncode == 1, "merge: exit %d, want 1 as the whole run: %s %s" % (p.returncode, p.stdout, p.stderr))
+    check("gate failed: 2 adapter failures" in p.stdout, "merge summary: " + p.stdout)
+    verdicts = lambda path: {(r["case"], r["impl"], r["verdict"], r["status"]) for r in json.load(open(path))["results"]}
+    check(verdicts(merged["json"]) == verdicts(whole["json"]) and len(verdicts(whole["json"])) == 6,
+          "merged (case, impl, verdict, status) differ from the whole run's")
+    check(normalised_json(merged["json"]) == normalised_json(whole["json"]), "merged JSON differs from the whole run's")
+    runs = json.load(open(merged["json"]))["runs"]
+    check([r["shard"] for r in runs] == [{"index": 1, "count": 2}, {"index": 2, "count": 2}], "merged runs: %s" % runs)
+    for kind in ("junit", "markdown", "html"):
+        check(normalised_text(merged[kind]) == normalised_text(whole[kind]), "merged %s differs from the whole run's" % kind)
+
+    # The shards do not depend on the order of the manifest's lines.
+    manifest = os.path.join(root, "conformance", "adapters", "ADAPTERS.tsv")
+    lines = open(manifest).read().splitlines(True)
+    write(manifest, "".join(reversed(lines)))
+    reordered = os.path.join(out, "reordered.json")
+    run(docconform, root, *impls, "--shard", "1/2", "--json", reordered)
+    check({(r["case"], r["impl"]) for r in json.load(open(reordered))["results"]} == pairs[0], "shard 1/2 moved with the manifest's order")
+    write(manifest, "".join(lines))
+
+    other = os.path.join(out, "other.json")
+    run(docconform, root, *impls, "--cases", "utf8/y_a*", "--shard", "2/2", "--json", other)
+    third = os.path.join(out, "third.json")
+    run(docconform, root, *impls, "--shard", "1/3", "--json", third)
+    for files, cause in (([parts[0], parts[0]], "shard 1/2 again: " + parts[0]),
+                         ([parts[0]], "shard 2/2 is missing"),
+                         ([parts[0], other], other + ": usage error: not a shard of the same run as " + parts[0] + ": its cases differ"),
+                         ([parts[0], third], third + ": usage error: not a shard of the same run as " + parts[0] + ": its shards differ")):
+        p = subprocess.run([docconform, "conform", "merge", *files], capture_output=True, text=True)
+        check(p.returncode == 64 and cause in p.stderr, "merge %s: exit %d, stderr %r, want 64 naming %r" %
+              ([os.path.basename(f) for f in files], p.returncode, p.stderr, cause))
+    for bad in ("0/2", "3/2", "2", "a/b"):
+        p = run(docconform, root, *impls, "--shard", bad)
+        check(p.returncode == 64 and "K/N" in p.stderr, "--shard %s: exit %d: %s" % (bad, p.returncode, p.stderr))
+
+
+def page(docconform, root, out):
+    if not shutil.which("chromium"):
+        print("chromium not installed: skipped")
+        sys.exit(77)
+    mine = os.path.join(out, "mine")
+    shutil.copy(os.path.join(FAKES, "wrong_one.sh"), out)
+    lines = ["# recorded (its expectations say why) and new departures, and many columns\n"]
+    wrong = "\t/bin/sh {dir}/wrong_one.sh {docconform} {input} y_b.bin\t/bin/echo 1.0-fake\n"
+    lines.append("mine-recorded\tutf8\tthird-party\tgate\t-" + wrong)
+    lines.append("mine-new\tutf8\tthird-party\tgate\t-" + wrong)
+    lines += ["wide-implementation-%02d\tutf8\tthird-party\tnogate\t-%s" % (i, wrong) for i in range(20)]
+    write(os.path.join(out, "adapters.tsv"), "".join(lines))
+    write(os.path.join(mine, "mine-recorded.tsv"), "utf8/y_b.bin\twrong_result\tappends a line on purpose\n")
+    report, html = os.path.join(out, "page.json"), os.path.join(out, "page.html")
+    p = run(docconform, root, "--adapters", os.path.join(out, "adapters.tsv"), "--expectations", mine,
+            "--impl", "reference", "--impl", "mine-recorded", "--impl", "mine-new",
+            *[a for i in range(20) for a in ("--impl", "wide-implementation-%02d" % i)], "--json", report, "--html", html)
+    check(p.returncode == 1, "the run with a new departure: exit %d: %s %s" % (p.returncode, p.stdout[-500:], p.stderr))
+    outcomes = {(r["impl"], r["outcome"]) for r in json.load(open(report))["results"] if r["case"] == "utf8/y_b.bin"}
+    check({("mine-recorded", "recorded"), ("mine-new", "failed")} <= outcomes, "outcomes: %s" % outcomes)
+    text = open(html).read()
+    check("appends a line on purpose" in text and "1.0-fake" in text, "the page lacks the reason or the version")
+    checker = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(HERE))), "conformance", "check_matrix_page.py")
+    p = subprocess.run(["/usr/bin/python3", checker, "--require-scroll", html, report, os.path.join(out, "page.png")],
+                       capture_output=True, text=True)
+    check(p.returncode == 0, "check_matrix_page.py: exit %d: %s %s" % (p.returncode, p.stdout, p.stderr))
+
+
 def installed(build_dir, scratch):
     """cmake --install to a scratch prefix, then everything from a directory with no checkout."""
     prefix = os.path.join(scratch, "prefix")
@@ -178,7 +290,7 @@ def main():
         out = os.path.join(scratch, "out")
         os.makedirs(out)
         make_suite(docconform, root)
-        {"gate": gate, "byo": bring_your_own}[what](docconform, root, out)
+        {"gate": gate, "byo": bring_your_own, "shards": shards, "page": page}[what](docconform, root, out)
     print("%d passed, %d failed" % (checks - len(failures), len(failures)))
     return 1 if failures else 0
 
