@@ -11,6 +11,7 @@
 #include "docconform/error.h"
 #include "docconform/parallel.h"
 #include "docconform/xlsx/workbook.h"
+#include "content_types.h"
 #include "package.h"
 #include "parts.h"
 #include "sheet_loader.h"
@@ -138,6 +139,8 @@ WorkbookIndex index_workbook(const Package& package, const LoadOptions& options,
   const Relationship* office = first_of_type(root, "officeDocument");
   if (office == nullptr) package.fail(ErrorKind::format, "_rels/.rels", std::nullopt, "no officeDocument relationship");
   check_target(package, *office, "", {});
+  const ContentTypes content_types(package);
+  content_types.require(office->target, PartRole::workbook);
   WorkbookIndex index;
   index.workbook_part = office->target;
   const std::string& workbook_part = index.workbook_part;
@@ -172,10 +175,12 @@ WorkbookIndex index_workbook(const Package& package, const LoadOptions& options,
       sheet.part = r.target;
       sheet.entry = package.entry_name(*package.find(r.target));
       if (r.type == "worksheet") {
+        content_types.require(r.target, PartRole::worksheet);
         sheet.kind = SheetKind::worksheet;
         index.worksheet_of_sheet.push_back(index.worksheet_parts.size());
         index.worksheet_parts.push_back(sheet.part);
       } else if (r.type == "chartsheet") {
+        content_types.require(r.target, PartRole::chartsheet);
         sheet.kind = SheetKind::chartsheet;
         index.worksheet_of_sheet.push_back(static_cast<std::size_t>(-1));
       } else {

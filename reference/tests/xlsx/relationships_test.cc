@@ -15,7 +15,7 @@ std::string workbook_xml(const std::string& sheets = "<sheet name=\"S\" sheetId=
          "</sheets></workbook>";
 }
 
-Workbook load(const Entries& entries) { return load_workbook(build_zip(entries), {}, "test.xlsx"); }
+Workbook load(const Entries& entries) { return load_workbook(build_zip(with_content_types(entries)), {}, "test.xlsx"); }
 
 Error load_error(const Entries& entries) {
   try {
