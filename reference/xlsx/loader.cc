@@ -150,7 +150,8 @@ WorkbookIndex index_workbook(const Package& package, const LoadOptions& options,
       with_part(package, workbook_part, [&](const std::string& xml) { return read_workbook_part(xml, limits); });
   wb.date1904 = book.date1904;
   if (book.sheets.size() > options_limits.max_sheets) {
-    package.fail(ErrorKind::limit, workbook_part, std::nullopt, "more sheets than the limit");
+    package.fail(ErrorKind::limit, workbook_part, book.sheets[options_limits.max_sheets].relationship.offset,
+                 "more sheets than max_sheets (" + std::to_string(options_limits.max_sheets) + ")");
   }
   const auto rels = read_relationships(package, workbook_part);
   const RelationshipsById by_id(rels);
@@ -184,7 +185,7 @@ WorkbookIndex index_workbook(const Package& package, const LoadOptions& options,
         sheet.kind = SheetKind::chartsheet;
         index.worksheet_of_sheet.push_back(static_cast<std::size_t>(-1));
       } else {
-        package.fail(ErrorKind::unsupported, rels_part_of(workbook_part), std::nullopt,
+        package.fail(ErrorKind::unsupported, rels_part_of(workbook_part), r.offset,
                      "sheet '" + entry.relationship.id + "' has unsupported relationship type " + r.type);
       }
       wb.sheets.push_back(std::move(sheet));
