@@ -316,6 +316,45 @@ def _():
     return package(sheet(ROW % '<c r="A1"><v>1</v></c>'), wb_rels=rels([("worksheet", "workbook.xml")]))
 
 
+def replace_part(entries, name, data):
+    return [(n, data if n == name else d) for n, d in entries]
+
+
+@case("n_no_content_types.xlsx", "no [Content_Types].xml part",
+      "ECMA-376 Part 2 (content types stream: every package has one)")
+def _():
+    return [(n, d) for n, d in package(sheet(ROW % '<c r="A1"><v>1</v></c>')) if n != "[Content_Types].xml"]
+
+
+@case("n_content_types_not_xml.xlsx", "[Content_Types].xml is not well-formed: <Types> is never closed"
+      " (openpyxl rejects it; exceljs never reads the part and SheetJS scans its tags without checking nesting)",
+      "ECMA-376 Part 2 (content types stream); XML 1.0 (well-formed)")
+def _():
+    entries = package(sheet(ROW % '<c r="A1"><v>1</v></c>'))
+    types = dict(entries)["[Content_Types].xml"]
+    return replace_part(entries, "[Content_Types].xml", types[:-len("</Types>")])
+
+
+@case("n_worksheet_content_type.xlsx", "the worksheet part's Override gives it the sharedStrings content type"
+      " (no third-party reader rejects it: all three reach sheets through relationships and never check their content type)",
+      "ECMA-376 Part 1 12.3, Worksheet Part (its content type)")
+def _():
+    entries = package(sheet(ROW % '<c r="A1"><v>1</v></c>'))
+    types = content_types([("/xl/workbook.xml", "spreadsheetml.sheet.main+xml"),
+                           ("/xl/worksheets/sheet1.xml", "spreadsheetml.sharedStrings+xml")])
+    return replace_part(entries, "[Content_Types].xml", types)
+
+
+@case("n_workbook_content_type.xlsx", "the workbook part's Override gives it a PresentationML content type"
+      " (openpyxl rejects it; exceljs never reads [Content_Types].xml and SheetJS falls back to xl/workbook.xml)",
+      "ECMA-376 Part 1 12.3, Workbook Part (its content type)")
+def _():
+    entries = package(sheet(ROW % '<c r="A1"><v>1</v></c>'))
+    types = content_types([("/xl/workbook.xml", "presentationml.presentation.main+xml"),
+                           ("/xl/worksheets/sheet1.xml", "spreadsheetml.worksheet+xml")])
+    return replace_part(entries, "[Content_Types].xml", types)
+
+
 @case("n_sst_index_out_of_range.xlsx", "t=\"s\" index 5 into a table of one string", "ECMA-376 Part 1 18.18.11 (s)")
 def _():
     return package(sheet(ROW % '<c r="A1" t="s"><v>5</v></c>'), sst="<si><t>one</t></si>")

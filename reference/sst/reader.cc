@@ -288,7 +288,10 @@ std::vector<std::string> check_extsst(const ExtSst& extsst, std::span<const ExtS
 
 SstFile read_sst_file(std::string_view bytes, const ReadOptions& options) {
   if (bytes.size() > options.limits.max_stream_bytes) {
-    throw Error(ErrorKind::limit, {options.label, "", std::nullopt}, "input exceeds the stream size limit");
+    // The first byte past the limit is where the input stops being acceptable.
+    throw Error(ErrorKind::limit, {options.label, "", options.limits.max_stream_bytes},
+                "input of " + std::to_string(bytes.size()) + " bytes exceeds max_stream_bytes (" +
+                    std::to_string(options.limits.max_stream_bytes) + ")");
   }
   const std::vector<Record> records = split_records(bytes, options.label, options.memory);
   std::size_t end = 1;

@@ -11,6 +11,7 @@
 #include "docconform/error.h"
 #include "docconform/parallel.h"
 #include "docconform/xlsx/workbook.h"
+#include "content_types.h"
 #include "package.h"
 #include "parts.h"
 #include "sheet_loader.h"
@@ -127,6 +128,8 @@ WorkbookIndex index_workbook(const Package& package, const LoadOptions& options,
   const Relationship* office = first_of_type(root, "officeDocument");
   if (office == nullptr) package.fail(ErrorKind::format, "_rels/.rels", std::nullopt, "no officeDocument relationship");
   check_target(package, *office, "", {});
+  const ContentTypes content_types(package);
+  content_types.require(office->target, PartRole::workbook);
   WorkbookIndex index;
   index.workbook_part = office->target;
   const std::string& workbook_part = index.workbook_part;
@@ -136,7 +139,8 @@ WorkbookIndex index_workbook(const Package& package, const LoadOptions& options,
       with_part(package, workbook_part, [&](const std::string& xml) { return read_workbook_part(xml, limits); });
   wb.date1904 = book.date1904;
   if (book.sheets.size() > options_limits.max_sheets) {
-    package.fail(ErrorKind::limit, workbook_part, std::nullopt, "more sheets than the limit");
+    package.fail(ErrorKind::limit, workbook_part, book.sheets[options_limits.max_sheets].relationship.offset,
+                 "more sheets than max_sheets (" + std::to_string(options_limits.max_sheets) + ")");
   }
   const auto rels = read_relationships(package, workbook_part);
   const RelationshipsById by_id(rels);
@@ -161,14 +165,16 @@ WorkbookIndex index_workbook(const Package& package, const LoadOptions& options,
       sheet.part = r.target;
       sheet.entry = package.entry_name(*package.find(r.target));
       if (r.type == "worksheet") {
+        content_types.require(r.target, PartRole::worksheet);
         sheet.kind = SheetKind::worksheet;
         index.worksheet_of_sheet.push_back(index.worksheet_parts.size());
         index.worksheet_parts.push_back(sheet.part);
       } else if (r.type == "chartsheet") {
+        content_types.require(r.target, PartRole::chartsheet);
         sheet.kind = SheetKind::chartsheet;
         index.worksheet_of_sheet.push_back(static_cast<std::size_t>(-1));
       } else {
-        package.fail(ErrorKind::unsupported, rels_part_of(workbook_part), std::nullopt,
+        package.fail(ErrorKind::unsupported, rels_part_of(workbook_part), r.offset,
                      "sheet '" + entry.relationship.id + "' has unsupported relationship type " + r.type);
       }
       wb.sheets.push_back(std::move(sheet));

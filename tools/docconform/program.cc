@@ -2,6 +2,8 @@
 
 #include <cstdio>
 #include <iostream>
+#include <new>
+#include <string>
 
 #include "docconform/error.h"
 #include "docconform/output_file.h"
@@ -24,6 +26,27 @@ int exit_status(ErrorKind kind) {
   return 1;
 }
 
+// The chosen subcommand's words, e.g. "gen strings": what was being done when memory ran out.
+std::string command_words(const CLI::App& app) {
+  std::string words;
+  for (const CLI::App* command = &app;;) {
+    const auto chosen = command->get_subcommands();
+    if (chosen.empty()) return words;
+    command = chosen.front();
+    if (!words.empty()) words += ' ';
+    words += command->get_name();
+  }
+}
+
+int report(const Error& e, const char* name) {
+  std::fflush(stdout);
+  std::cerr << name << ": " << e.what() << "\n";
+  const int status = exit_status(e.kind());
+  // The adapter protocol's last line, so the CLI serves as an adapter (conformance/SPEC.md).
+  if (status == 1 || status == 2) std::cerr << "error: " << to_string(e.kind()) << "\n";
+  return status;
+}
+
 }  // namespace
 
 void start_program() {
@@ -39,12 +62,13 @@ int run_program(CLI::App& app, int argc, char** argv, const char* name) {
   } catch (const CLI::ParseError& e) {
     return exit_for_parse_error(app, e);
   } catch (const Error& e) {
-    std::fflush(stdout);
-    std::cerr << name << ": " << e.what() << "\n";
-    const int status = exit_status(e.kind());
-    // The adapter protocol's last line, so the CLI serves as an adapter (conformance/SPEC.md).
-    if (status == 1 || status == 2) std::cerr << "error: " << to_string(e.kind()) << "\n";
-    return status;
+    return report(e, name);
+  } catch (const std::bad_alloc&) {
+    // Outside a load (which reports its own, with the file and part): a limit error naming the
+    // command. The failed request was large; these few small strings still fit.
+    return report(Error(ErrorKind::limit, {}, "memory allocation failed while running `" + command_words(app) +
+                                                  "` (out of memory)"),
+                  name);
   } catch (const std::exception& e) {
     std::fflush(stdout);
     std::cerr << name << ": internal error: " << e.what() << "\n";

@@ -11,8 +11,9 @@ namespace docconform::cli {
 void start_program();
 
 // Parses the command line and runs the chosen subcommand. Returns the exit status: 0, CLI11's
-// for a bad command line, the adapter protocol's for a docconform::Error (conformance/SPEC.md),
-// 70 for an internal error. Errors are printed on stderr after `name: `.
+// for a bad command line, the adapter protocol's for a docconform::Error (conformance/SPEC.md)
+// and for running out of memory (a limit error naming the command, 1), 70 for an internal error
+// (a bug: any other exception). Errors are printed on stderr after `name: `.
 int run_program(CLI::App& app, int argc, char** argv, const char* name);
 
 }  // namespace docconform::cli

@@ -125,6 +125,18 @@ TEST(Reader, FuzzLimitsBoundExtRst) {
   EXPECT_THROW(read_sst_file(bytes, options), Error);
 }
 
+TEST(Reader, InputOverTheStreamLimitAtTheFirstByteOver) {
+  ReadOptions options;
+  options.label = "big.bin";
+  options.limits.max_stream_bytes = 8;
+  try {
+    read_sst_file(record(record_sst, sst_head(0, 0)), options);
+    ADD_FAILURE() << "read";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), "big.bin: offset 8: limit error: input of 12 bytes exceeds max_stream_bytes (8)");
+  }
+}
+
 TEST(Reader, ExtSstCheckFindsWrongPositions) {
   SstTable table;
   for (int i = 0; i < 20; ++i) table.append(SstString{std::u16string(static_cast<std::size_t>(i), u'x'), {}, {}});

@@ -135,13 +135,13 @@ TEST(XlsxParallelIdentity, SharedStringsReadBesideSheetsKeepTheErrorsOfReadingTh
   const std::string late_index = sheet(rows + "<row r=\"301\"><c t=\"s\"><v>7</v></c></row>" +
                                        "<row r=\"302\"><c><v>not a number</v></c></row>");
   const std::string huge_index = sheet(rows + "<row r=\"301\"><c t=\"s\"><v>18446744073709551615</v></c></row>");
-  const std::string missing_sheet_relationship = build_zip({
+  const std::string missing_sheet_relationship = build_zip(with_content_types({
       {"_rels/.rels", rels({{"officeDocument", "xl/workbook.xml"}})},
       {"xl/workbook.xml", std::string("<workbook xmlns=\"") + ns_main + "\" xmlns:r=\"" + ns_rel +
                               "\"><sheets><sheet name=\"S\" sheetId=\"1\" r:id=\"rId9\"/></sheets></workbook>"},
       {"xl/_rels/workbook.xml.rels", rels({{"sharedStrings", "sharedStrings.xml"}})},
       {"xl/sharedStrings.xml", std::string("<sst xmlns=\"") + ns_main + "\">" + bad_sst + "</sst>"},
-  });
+  }));
   struct Case {
     const char* name;
     std::string bytes;

@@ -15,7 +15,7 @@ std::string workbook_xml(const std::string& sheets = "<sheet name=\"S\" sheetId=
          "</sheets></workbook>";
 }
 
-Workbook load(const Entries& entries) { return load_workbook(build_zip(entries), {}, "test.xlsx"); }
+Workbook load(const Entries& entries) { return load_workbook(build_zip(with_content_types(entries)), {}, "test.xlsx"); }
 
 Error load_error(const Entries& entries) {
   try {
@@ -152,6 +152,44 @@ TEST(XlsxRelationships, Date1904AcceptsXsdBooleans) {
               {"xl/workbook.xml", std::string("<workbook xmlns=\"") + ns_main + "\" xmlns:r=\"" + ns_rel +
                                       "\"><workbookPr date1904=\"" + v + "\"/><sheets/></workbook>"}});
     EXPECT_TRUE(wb.date1904) << v;
+  }
+}
+
+}  // namespace
+}  // namespace docconform::xlsx::test
+
+namespace docconform::xlsx::test {
+namespace {
+
+// Rejections of the walk give the byte offset of the element at fault.
+TEST(XlsxRelationshipOffsets, UnsupportedSheetTypeAtItsRelationship) {
+  const std::string wb_rels = rels({{"dialogsheet", "worksheets/sheet1.xml"}});
+  const Error e = load_error({{"_rels/.rels", rels({{"officeDocument", "xl/workbook.xml"}})},
+                              {"xl/workbook.xml", workbook_xml()},
+                              {"xl/_rels/workbook.xml.rels", wb_rels},
+                              {"xl/worksheets/sheet1.xml", one_cell}});
+  EXPECT_EQ(e.kind(), ErrorKind::unsupported);
+  EXPECT_EQ(e.context().part, "xl/_rels/workbook.xml.rels");
+  EXPECT_EQ(e.context().offset, wb_rels.find("<Relationship "));
+  EXPECT_EQ(std::string(e.what()), "test.xlsx: xl/_rels/workbook.xml.rels: offset " +
+                                       std::to_string(wb_rels.find("<Relationship ")) +
+                                       ": unsupported error: sheet 'rId1' has unsupported relationship type dialogsheet");
+}
+
+TEST(XlsxRelationshipOffsets, SheetsOverTheLimitAtTheFirstSheetOver) {
+  const std::string book = workbook_xml("<sheet name=\"A\" sheetId=\"1\" r:id=\"rId1\"/><sheet name=\"B\" sheetId=\"2\" r:id=\"rId1\"/>");
+  LoadOptions options;
+  options.limits.max_sheets = 1;
+  try {
+    load_workbook(build_zip(with_content_types({{"_rels/.rels", rels({{"officeDocument", "xl/workbook.xml"}})},
+                                                {"xl/workbook.xml", book},
+                                                {"xl/_rels/workbook.xml.rels", rels({{"worksheet", "worksheets/sheet1.xml"}})},
+                                                {"xl/worksheets/sheet1.xml", one_cell}})),
+                  options, "test.xlsx");
+    ADD_FAILURE() << "loaded";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), "test.xlsx: xl/workbook.xml: offset " + std::to_string(book.find("<sheet name=\"B\"")) +
+                                         ": limit error: more sheets than max_sheets (1)");
   }
 }
 

@@ -23,6 +23,21 @@ inline std::string rels(const std::vector<std::pair<std::string, std::string>>& 
   return x + "</Relationships>";
 }
 
+// The entries with a [Content_Types].xml in front when they have none: the generic Defaults,
+// which every part the loader checks may have (conformance/SPEC.md, "Content types").
+inline std::vector<std::pair<std::string, std::string>> with_content_types(
+    std::vector<std::pair<std::string, std::string>> entries) {
+  for (const auto& e : entries) {
+    if (e.first == "[Content_Types].xml") return entries;
+  }
+  entries.insert(entries.begin(),
+                 {"[Content_Types].xml",
+                  "<Types xmlns=\"http://schemas.openxmlformats.org/package/2006/content-types\">"
+                  "<Default Extension=\"rels\" ContentType=\"application/vnd.openxmlformats-package.relationships+xml\"/>"
+                  "<Default Extension=\"xml\" ContentType=\"application/xml\"/></Types>"});
+  return entries;
+}
+
 // A workbook with one sheet "S" whose part is sheet_xml (a full document), and shared strings
 // when sst is not empty (the content of <sst>).
 inline std::string workbook_with_sheet(const std::string& sheet_xml, const std::string& sst = "",
@@ -38,7 +53,7 @@ inline std::string workbook_with_sheet(const std::string& sheet_xml, const std::
   };
   if (!sst.empty()) entries.push_back({"xl/sharedStrings.xml", std::string("<sst xmlns=\"") + ns_main + "\">" + sst + "</sst>"});
   for (auto& e : extra) entries.push_back(std::move(e));
-  return build_zip(entries);
+  return build_zip(with_content_types(std::move(entries)));
 }
 
 // A sheet document around the given <sheetData> content.
