@@ -24,6 +24,17 @@ def workbook_stream(sst):
     return bof + sst + record(0x000A, b"")
 
 
+def directory_entry(name, kind, left, right, child, start, size):
+    """One 128-byte CFB directory entry (black, no CLSID, times or state bits)."""
+    raw = name.encode("utf-16-le")
+    entry = bytearray(128)
+    entry[0:len(raw)] = raw
+    struct.pack_into("<HBB", entry, 64, len(raw) + 2 if name else 0, kind, 1)
+    struct.pack_into("<III", entry, 68, left, right, child)
+    struct.pack_into("<II", entry, 116, start, size)
+    return bytes(entry)
+
+
 class Cfb:
     """A version 3 compound file with one stream (at least 4,096 bytes, so in regular sectors):
     stream sectors, then one FAT sector, then one directory sector. Fields stay editable."""
@@ -57,14 +68,8 @@ class Cfb:
         fat = (self.fat + [FREE] * 128)[:128]
         data += struct.pack("<128I", *fat)
         directory = b""
-        for name, kind, left, right, child, start, size in self.entries + [["", 0, NO_STREAM, NO_STREAM, NO_STREAM, 0, 0]] * 2:
-            raw = name.encode("utf-16-le")
-            entry = bytearray(128)
-            entry[0:len(raw)] = raw
-            struct.pack_into("<HBB", entry, 64, len(raw) + 2 if name else 0, kind, 1)
-            struct.pack_into("<III", entry, 68, left, right, child)
-            struct.pack_into("<II", entry, 116, start, size)
-            directory += bytes(entry)
+        for fields in self.entries + [["", 0, NO_STREAM, NO_STREAM, NO_STREAM, 0, 0]] * 2:
+            directory += directory_entry(*fields)
         data += directory
         for sector in self.extra_sectors:
             data += sector

@@ -282,13 +282,7 @@ def cfb(stream, directory_entries=0):
         difat += struct.pack("<127I", *ids) + struct.pack("<I", first_difat + d + 1 if d + 1 < difat_sectors else END)
 
     def entry(name, kind, child, start, size):
-        raw = name.encode("utf-16-le")
-        out = bytearray(128)
-        out[0:len(raw)] = raw
-        struct.pack_into("<HBB", out, 64, len(raw) + 2 if name else 0, kind, 1)
-        struct.pack_into("<III", out, 68, NO_STREAM, NO_STREAM, child)
-        struct.pack_into("<II", out, 116, start, size)
-        return bytes(out)
+        return hostile_cfb.directory_entry(name, kind, NO_STREAM, NO_STREAM, child, start, size)
 
     directory = entry("Root Entry", 5, 1, END, 0) + entry("Workbook", 2, NO_STREAM, 0, len(stream))
     directory += b"".join(entry("S%d" % i, 1, NO_STREAM, 0, 0) for i in range(directory_entries))
