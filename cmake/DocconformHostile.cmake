@@ -18,6 +18,16 @@
 set(DOCCONFORM_HOSTILE_SLOWDOWN 10 CACHE STRING "Time-bound factor for hostile cases in sanitizer/coverage builds")
 set(DOCCONFORM_HOSTILE_WALL_FACTOR 5 CACHE STRING "Wall-clock bound of hostile cases as a multiple of their CPU bound")
 
+# Whether this build's hostile cases run under an address-space bound (sanitizer and coverage
+# runtimes reserve terabytes of it, so theirs do not).
+function(docconform_hostile_address_limit out)
+  if("${CMAKE_CXX_FLAGS} ${CMAKE_EXE_LINKER_FLAGS}" MATCHES "-fsanitize=|--coverage|-fprofile-instr-generate")
+    set(${out} FALSE PARENT_SCOPE)
+  else()
+    set(${out} TRUE PARENT_SCOPE)
+  endif()
+endfunction()
+
 function(docconform_add_hostile_case)
   cmake_parse_arguments(CASE "NEEDS_ADDRESS_LIMIT" "NAME;FILE;EXPECT_EXIT;MAX_SECONDS;MAX_MB;EXPECT_STDERR"
                         "COMMAND;FIXTURES;LABELS" ${ARGN})
@@ -50,11 +60,10 @@ function(docconform_add_hostile_case)
 
   set(cpu_seconds ${CASE_MAX_SECONDS})
   set(memory --max-mb ${CASE_MAX_MB})
-  set(address_limit TRUE)
-  if("${CMAKE_CXX_FLAGS} ${CMAKE_EXE_LINKER_FLAGS}" MATCHES "-fsanitize=|--coverage|-fprofile-instr-generate")
+  docconform_hostile_address_limit(address_limit)
+  if(NOT address_limit)
     math(EXPR cpu_seconds "(${CASE_MAX_SECONDS} + 1) * ${DOCCONFORM_HOSTILE_SLOWDOWN}")
     set(memory --max-mb 0 --no-rlimit-as)
-    set(address_limit FALSE)
   endif()
   math(EXPR timeout_seconds "${cpu_seconds} * ${DOCCONFORM_HOSTILE_WALL_FACTOR}")
   set(bounds --max-cpu-seconds ${cpu_seconds} --max-seconds ${timeout_seconds} ${memory})

@@ -148,7 +148,14 @@ class Pipeline {
 
   void run() {
     std::vector<TextCollector> collectors(threads_);
-    parallel_for(threads_, threads_, [&](std::size_t, unsigned worker) { work(collectors[worker]); });
+    parallel_for(threads_, threads_, [&](std::size_t, unsigned worker) {
+      try {
+        work(collectors[worker]);
+      } catch (...) {
+        abort();  // the others would otherwise wait for this worker's chunk forever
+        throw;
+      }
+    });
   }
 
   std::size_t shared_strings() const { return shared_strings_; }
@@ -180,9 +187,17 @@ class Pipeline {
 
   bool all_finished() const { return finished_ == sheets_.size(); }
 
+  // A worker failed outside the per-chunk error slots (an allocation, say): every worker stops.
+  void abort() {
+    std::lock_guard lock(mutex_);
+    aborted_ = true;
+    changed_.notify_all();
+  }
+
   void work(TextCollector& collector) {
     std::unique_lock lock(mutex_);
     for (;;) {
+      if (aborted_) return;
       if (shared_strings_job_ && !shared_strings_started_) {
         shared_strings_started_ = true;
         ++busy_;
@@ -254,7 +269,7 @@ class Pipeline {
 
   void parse_ready(TextCollector& collector) {
     std::unique_lock lock(mutex_);
-    while (!ready_.empty()) parse_next(lock, collector);
+    while (!ready_.empty() && !aborted_) parse_next(lock, collector);
   }
 
   // Inflates until a chunk's worth of bytes ends at a row boundary (or the part ends); returns
@@ -355,6 +370,7 @@ class Pipeline {
   std::deque<ChunkJob> ready_;
   std::vector<std::string> spare_;
   std::size_t busy_ = 0;
+  bool aborted_ = false;
   std::set<std::size_t> resumable_;  // started, waiting for a worker: indexes into sheets_
   std::size_t next_unstarted_ = 0;
   std::size_t finished_ = 0;
