@@ -138,7 +138,11 @@ struct Walk {
       held.grow_to(seen.size() * bytes_per_seen_node, [&] { return ErrorContext{file, part, doc.where(num)}; });
     }
     const Object dict = take(ref);
-    if (dict.kind != Kind::dict) throw Error(ErrorKind::format, {file, part, doc.where(num)}, "page tree node is not a dictionary");
+    if (dict.kind != Kind::dict) {
+      if (const auto at = doc.where(num)) throw Error(ErrorKind::format, {file, part, at}, "page tree node is not a dictionary");
+      throw Error(ErrorKind::format, {file, part, holder},
+                  "page tree node is not in the file (the offset is of the node that lists it)");
+    }
     Inherited here = inherited;
     const std::pair<const char*, const Object**> keys[] = {
         {"MediaBox", &here.media_box}, {"CropBox", &here.crop_box}, {"Rotate", &here.rotate}, {"Resources", &here.resources}};

@@ -126,7 +126,12 @@ WorkbookIndex index_workbook(const Package& package, const LoadOptions& options,
   const ScanLimits limits = scan_limits(options_limits);
   const auto root = read_relationships(package, "");
   const Relationship* office = first_of_type(root, "officeDocument");
-  if (office == nullptr) package.fail(ErrorKind::format, "_rels/.rels", std::nullopt, "no officeDocument relationship");
+  if (office == nullptr) {
+    // The offset is the part's end: the list ended without one.
+    const auto rels = package.find("_rels/.rels");
+    if (!rels) package.fail(ErrorKind::format, "_rels/.rels", std::nullopt, "part is missing from the package");
+    package.fail(ErrorKind::format, "_rels/.rels", package.declared_size(*rels), "no officeDocument relationship");
+  }
   check_target(package, *office, "", {});
   const ContentTypes content_types(package);
   content_types.require(office->target, PartRole::workbook);

@@ -85,6 +85,22 @@ std::optional<EntryCount> stated_entry_count(const std::uint8_t* data, std::size
   return std::nullopt;
 }
 
+// Where the central directory record of entry `index` starts, walking the directory the end
+// record points at (libzip lists entries in directory order); nothing when the walk does not
+// find well-formed records. Used for error messages only, so a linear walk is fine.
+std::optional<std::uint64_t> directory_record_offset(const std::uint8_t* data, std::size_t size, std::uint64_t index) {
+  const auto stated = stated_entry_count(data, size);
+  if (!stated) return std::nullopt;
+  const bool zip64 = load_le(data + stated->offset, 4) == 0x06064B50;
+  std::uint64_t at = zip64 ? load_le(data + stated->offset + 48, 8) : load_le(data + stated->offset + 16, 4);
+  constexpr std::size_t record_size = 46;
+  for (std::uint64_t i = 0;; ++i) {
+    if (at > size || size - at < record_size || load_le(data + at, 4) != 0x02014B50) return std::nullopt;
+    if (i == index) return at;
+    at += record_size + load_le(data + at + 28, 2) + load_le(data + at + 30, 2) + load_le(data + at + 32, 2);
+  }
+}
+
 }  // namespace
 
 std::string part_key(std::string_view name) {
@@ -178,12 +194,12 @@ std::string Package::budget_text() const {
 std::uint64_t Package::check_declared_size(std::uint64_t index) const {
   const std::uint64_t declared = sizes_[index];
   if (declared > limits_.max_part_bytes) {
-    fail(ErrorKind::limit, names_[index], std::nullopt,
+    fail(ErrorKind::limit, names_[index], directory_record_offset(data_, size_, index),
          "declared size " + std::to_string(declared) + " exceeds max_part_bytes (" + std::to_string(limits_.max_part_bytes) +
              "; zip bomb?)");
   }
   if (declared > budget_) {
-    fail(ErrorKind::limit, names_[index], std::nullopt,
+    fail(ErrorKind::limit, names_[index], directory_record_offset(data_, size_, index),
          "declared size " + std::to_string(declared) + " exceeds " + budget_text());
   }
   return declared;

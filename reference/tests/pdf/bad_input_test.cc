@@ -219,6 +219,14 @@ TEST(BadInput, StructureErrorsNameWhereTheOffendingObjectLies) {
   e = rejected(direct_kid);
   EXPECT_NE(e.message().find("not an indirect reference"), std::string::npos) << e.what();
   EXPECT_EQ(e.context().offset, direct_kid.find("2 0 obj"));
+  // A /Kids entry naming an object the file lacks: the offset of the node that lists it.
+  bodies = one_page();
+  bodies[1] = "<< /Type /Pages /Kids [9 0 R] /Count 1 >>";
+  const std::string missing_kid = classic_pdf(bodies);
+  e = rejected(missing_kid);
+  EXPECT_NE(e.message().find("not in the file"), std::string::npos) << e.what();
+  EXPECT_EQ(e.context().part, "object 9 0");
+  EXPECT_EQ(e.context().offset, missing_kid.find("2 0 obj"));
   // A catalog without /Pages: the catalog's offset.
   bodies = one_page();
   bodies[0] = "<< /Type /Catalog >>";

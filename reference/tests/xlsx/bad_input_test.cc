@@ -158,6 +158,11 @@ TEST(XlsxBadInput, ZipBombByDeclaredSize) {
   const Error e = error_of(bytes, o);
   EXPECT_EQ(e.kind(), ErrorKind::limit);
   EXPECT_EQ(e.context().part, "xl/worksheets/sheet1.xml");
+  // The offset is of the central directory record that declares the size.
+  ASSERT_TRUE(e.context().offset.has_value());
+  const auto at = static_cast<std::size_t>(*e.context().offset);
+  EXPECT_EQ(bytes.compare(at, 4, "PK\x01\x02"), 0);
+  EXPECT_EQ(bytes.compare(at + 46, 24, "xl/worksheets/sheet1.xml"), 0);
 }
 
 // XML without row starts (a bomb of anything but rows) stops at max_row_bytes in every mode,

@@ -122,6 +122,14 @@ TEST(XlsxRelationships, MissingRelationshipsAreErrorsWithPartAndOffset) {
 
   e = load_error({{"xl/workbook.xml", workbook_xml()}});
   EXPECT_EQ(e.context().part, "_rels/.rels");
+  EXPECT_NE(e.message().find("missing"), std::string::npos);
+
+  // A root .rels part without an officeDocument relationship: its end, where the list stopped.
+  const std::string root_rels = rels({{"worksheet", "xl/worksheets/sheet1.xml"}});
+  e = load_error({{"_rels/.rels", root_rels}, {"xl/workbook.xml", workbook_xml()}});
+  EXPECT_EQ(e.context().part, "_rels/.rels");
+  EXPECT_EQ(e.context().offset, root_rels.size());
+  EXPECT_NE(e.message().find("no officeDocument relationship"), std::string::npos);
 }
 
 TEST(XlsxRelationships, CyclesAreErrors) {
