@@ -210,13 +210,20 @@ CfbReader::CfbReader(std::string_view file, const Limits& limits, std::string la
       const char* e = s.data() + at;
       Entry entry;
       entry.offset = (std::uint64_t{id} + 1) * sector_size_ + at;
-      const std::size_t name_bytes = std::min<std::size_t>(load_u16(e + 64), 64);
-      for (std::size_t k = 0; k + 1 < name_bytes; k += 2) {
+      entry.type = static_cast<std::uint8_t>(e[66]);
+      const std::size_t name_bytes = load_u16(e + 64);
+      // [MS-CFB] 2.6.1: the length is even and at most 64 (the name field's size). It should also
+      // count a terminating NUL, which real writers leave out and every reader tolerates: the
+      // name then ends at the length. Unallocated entries (type 0) carry no name to check.
+      if (entry.type != 0 && (name_bytes > 64 || name_bytes % 2 != 0)) {
+        fail("CFB directory", entry.offset + 64,
+             "directory entry name length " + std::to_string(name_bytes) + " is not an even number of bytes up to 64");
+      }
+      for (std::size_t k = 0; k + 1 < std::min<std::size_t>(name_bytes, 64); k += 2) {
         const char16_t c = static_cast<char16_t>(load_u16(e + k));
         if (c == 0) break;
         entry.name += c;
       }
-      entry.type = static_cast<std::uint8_t>(e[66]);
       entry.start = load_u32(e + 116);
       // Version 3 files may leave garbage in the high half of the size.
       entry.size = shift == 9 ? load_u32(e + 120) : load_u32(e + 120) | (std::uint64_t{load_u32(e + 124)} << 32);

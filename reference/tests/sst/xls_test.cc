@@ -57,6 +57,32 @@ TEST(Cfb, BrokenContainersAreFormatErrors) {
   EXPECT_THROW(reader.read_stream(1), Error);
 }
 
+TEST(Cfb, DirectoryEntryNamesAreCheckedAgainstMsCfb) {
+  const std::string file = write_cfb("x");
+  const std::size_t directory = 512 * (1 + u32_at(file, 0x30));
+  const std::size_t entry = directory + 128;  // the stream's entry, after the root's
+  const auto with_name_length = [&](std::uint16_t length) {
+    std::string bad = file;
+    bad[entry + 64] = static_cast<char>(length & 0xFF);
+    bad[entry + 65] = static_cast<char>(length >> 8);
+    return bad;
+  };
+  for (const std::uint16_t length : {200, 66, 17}) {
+    try {
+      CfbReader{with_name_length(length)};
+      ADD_FAILURE() << "name length " << length << " accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.context().offset, entry + 64) << e.what();
+      EXPECT_NE(std::string(e.what()).find("name length"), std::string::npos) << e.what();
+    }
+  }
+  // "Workbook" is 16 bytes: 18 counts its NUL; 16 leaves the NUL out, as real writers do.
+  for (const std::uint16_t length : {18, 16}) {
+    const std::string ok = with_name_length(length);
+    EXPECT_TRUE(CfbReader(ok).find_stream(u"Workbook")) << length;
+  }
+}
+
 TEST(Cfb, WriterRejectsNamesMsCfbForbids) {
   for (const std::u16string& name : {std::u16string(u"a\0b", 3), std::u16string(u"a/b"), std::u16string(u"a\\b"),
                                      std::u16string(u"a:b"), std::u16string(u"a!b")}) {
