@@ -65,15 +65,15 @@ def xlsx_huge_attribute():
     return xlsx(workbook_parts(), [("xl/worksheets/sheet1.xml", tag, 1000)])
 
 
-def overlapping_sheets(rows, declared_size=None):
-    """64 sheets whose central-directory entries all point at one local entry; declared_size
-    (when given) is what every entry claims instead of the true size."""
+def many_sheets(rows, declared_size=None):
+    """64 sheets, each an entry of its own holding the same deflate stream; declared_size (when
+    given) is what every entry claims, in both headers, instead of the true size. (Entries that
+    share one local header are refused before any of this: see xlsx_entry_aliases.)"""
     zip_file = ZipBuilder()
     for name, text in workbook_parts(64):
         zip_file.add(name, text.encode())
-    zip_file.add("xl/worksheets/sheet1.xml", stream=rows, declared_size=declared_size)
-    for i in range(2, 65):
-        zip_file.alias(f"xl/worksheets/sheet{i}.xml", "xl/worksheets/sheet1.xml", declared_size)
+    for i in range(1, 65):
+        zip_file.add(f"xl/worksheets/sheet{i}.xml", stream=rows, declared_size=declared_size)
     return zip_file.bytes()
 
 
@@ -82,23 +82,23 @@ def eight_mib_of_rows():
     return Deflated(SHEET_HEAD, row * 1024, (8 * MIB) // (len(row) * 1024), SHEET_TAIL)
 
 
-def xlsx_bomb_overlapping():
-    """64 sheets sharing one local entry of 8 MiB of rows, each declaring 64 KiB: 512 MiB of XML
-    from 30 KB, every part under every per-part limit and the declared sizes under the budget;
-    only the inflate budget, charged as the parts inflate, stops it."""
-    return overlapping_sheets(eight_mib_of_rows(), 64 * 1024)
+def xlsx_bomb_sheets():
+    """64 sheets of 8 MiB of rows each, each declaring 64 KiB: 512 MiB of XML from a small file,
+    every part under every per-part limit and the declared sizes under the budget; only the
+    inflate budget, charged as the parts inflate, stops it."""
+    return many_sheets(eight_mib_of_rows(), 64 * 1024)
 
 
-def xlsx_bomb_overlapping_declared():
+def xlsx_bomb_sheets_declared():
     """The same 64 sheets declaring their true 8 MiB each: stopped by the declared sizes, before
     any sheet is inflated."""
-    return overlapping_sheets(eight_mib_of_rows())
+    return many_sheets(eight_mib_of_rows())
 
 
 def xlsx_bomb_empty_rows():
-    """64 overlapping entries of 1,048,576 empty rows each (6 MiB, declared 64 KiB): the model
-    costs 4 bytes per byte of XML, the worst amplification under the inflate budget."""
-    return overlapping_sheets(Deflated(SHEET_HEAD, b"<row/>" * 1024, 1024, SHEET_TAIL), 64 * 1024)
+    """64 entries of 1,048,576 empty rows each (6 MiB, declared 64 KiB): the model costs 4 bytes
+    per byte of XML, the worst amplification under the inflate budget."""
+    return many_sheets(Deflated(SHEET_HEAD, b"<row/>" * 1024, 1024, SHEET_TAIL), 64 * 1024)
 
 
 def package_with_aliases(count):
@@ -117,9 +117,32 @@ def xlsx_entry_explosion():
     return package_with_aliases(70_000)
 
 
+def xlsx_entry_aliases():
+    """Entries whose central-directory records share one local header (the overlap of
+    overlapping-entry zip bombs): a name the local header does not carry."""
+    return package_with_aliases(3)
+
+
+def xlsx_entry_duplicate():
+    """Two entries of the same part name, in different case: readers taking the first and readers
+    taking the last would see different sheets."""
+    zip_file = ZipBuilder()
+    for name, text in workbook_parts():
+        zip_file.add(name, text.encode())
+    zip_file.add("xl/worksheets/sheet1.xml", sheet_xml("").encode())
+    zip_file.add("XL/Worksheets/Sheet1.xml", sheet_xml('<row r="1"><c r="A1"><v>1</v></c></row>').encode())
+    return zip_file.bytes()
+
+
 def xlsx_entry_many():
-    """5,000 entries: over a lowered max_zip_entries (the limit is configurable)."""
-    return package_with_aliases(5000)
+    """5,000 entries, each its own: over a lowered max_zip_entries (the limit is configurable)."""
+    zip_file = ZipBuilder()
+    for name, text in workbook_parts():
+        zip_file.add(name, text.encode())
+    zip_file.add("xl/worksheets/sheet1.xml", sheet_xml("").encode())
+    for i in range(5000):
+        zip_file.add(f"x/{i}", b"")
+    return zip_file.bytes()
 
 
 def nested(depth):

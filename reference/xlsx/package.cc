@@ -85,20 +85,22 @@ std::optional<EntryCount> stated_entry_count(const std::uint8_t* data, std::size
   return std::nullopt;
 }
 
-// Where the central directory record of entry `index` starts, walking the directory the end
-// record points at (libzip lists entries in directory order); nothing when the walk does not
-// find well-formed records. Used for error messages only, so a linear walk is fine.
-std::optional<std::uint64_t> directory_record_offset(const std::uint8_t* data, std::size_t size, std::uint64_t index) {
+// The central directory records in order (libzip lists entries in directory order), walked from
+// the end record: where each starts. Empty when the walk does not find well-formed records (the
+// checks that use them are then skipped; libzip has read the directory its own way).
+std::vector<std::uint64_t> directory_records(const std::uint8_t* data, std::size_t size, std::uint64_t entries) {
   const auto stated = stated_entry_count(data, size);
-  if (!stated) return std::nullopt;
+  if (!stated) return {};
   const bool zip64 = load_le(data + stated->offset, 4) == 0x06064B50;
   std::uint64_t at = zip64 ? load_le(data + stated->offset + 48, 8) : load_le(data + stated->offset + 16, 4);
-  constexpr std::size_t record_size = 46;
-  for (std::uint64_t i = 0;; ++i) {
-    if (at > size || size - at < record_size || load_le(data + at, 4) != 0x02014B50) return std::nullopt;
-    if (i == index) return at;
-    at += record_size + load_le(data + at + 28, 2) + load_le(data + at + 30, 2) + load_le(data + at + 32, 2);
+  std::vector<std::uint64_t> records;
+  records.reserve(static_cast<std::size_t>(entries));
+  for (std::uint64_t i = 0; i < entries; ++i) {
+    if (at > size || size - at < 46 || load_le(data + at, 4) != 0x02014B50) return {};
+    records.push_back(at);
+    at += 46 + load_le(data + at + 28, 2) + load_le(data + at + 30, 2) + load_le(data + at + 32, 2);
   }
+  return records;
 }
 
 }  // namespace
@@ -145,10 +147,61 @@ Package::Package(const std::uint8_t* data, std::size_t size, std::string label, 
     }
     names_[static_cast<std::size_t>(i)] = st.name;
     sizes_[static_cast<std::size_t>(i)] = (st.valid & ZIP_STAT_SIZE) ? st.size : 0;
-    lookup_.emplace(part_key(st.name), static_cast<std::uint64_t>(i));  // first entry of a name wins
+  }
+  records_ = directory_records(data, size, static_cast<std::uint64_t>(entries));
+  for (std::size_t i = 0; i < names_.size(); ++i) {
+    // Two entries of one part name (part names compare as a zip reader normalises them): readers
+    // that take the first and readers that take the last would see different workbooks.
+    const auto [it, added] = lookup_.emplace(part_key(names_[i]), i);
+    if (!added) {
+      fail(ErrorKind::format, names_[i], record_offset(i),
+           "zip entry '" + names_[i] + "' names the same part as entry '" + names_[it->second] + "'");
+    }
+    check_local_header(i);
   }
   // The listing handle becomes the first one streams use.
   spare_.push_back(zip.release());
+}
+
+std::optional<std::uint64_t> Package::record_offset(std::uint64_t index) const {
+  if (index >= records_.size()) return std::nullopt;
+  return records_[index];
+}
+
+// The local header must agree with the central directory record on the name, the compression
+// method and, unless a data descriptor carries them (flag bit 3) or ZIP64 defers them, the sizes:
+// a reader that trusts one and a reader that trusts the other would read different data.
+void Package::check_local_header(std::uint64_t index) const {
+  if (index >= records_.size()) return;
+  const std::uint8_t* central = data_ + records_[index];
+  const std::uint64_t at = load_le(central + 42, 4);
+  if (at == 0xFFFFFFFF) return;  // in the ZIP64 extra field; libzip checks what it reads there
+  const std::string& name = names_[index];
+  if (at > size_ || size_ - at < 30 || load_le(data_ + at, 4) != 0x04034B50) {
+    fail(ErrorKind::format, name, at, "no local header where the central directory places it");
+  }
+  const std::uint8_t* local = data_ + at;
+  const std::uint64_t name_bytes = load_le(local + 26, 2);
+  if (name_bytes != load_le(central + 28, 2) || size_ - at - 30 < name_bytes ||
+      std::memcmp(local + 30, central + 46, static_cast<std::size_t>(name_bytes)) != 0) {
+    fail(ErrorKind::format, name, at, "the local header names another entry than the central directory");
+  }
+  if (load_le(local + 8, 2) != load_le(central + 10, 2)) {
+    fail(ErrorKind::format, name, at + 8,
+         "the local header's compression method " + std::to_string(load_le(local + 8, 2)) +
+             " differs from the central directory's " + std::to_string(load_le(central + 10, 2)));
+  }
+  if ((load_le(local + 6, 2) & 8) != 0) return;
+  for (const int field : {18, 22}) {  // compressed size, then size
+    const std::uint64_t local_size = load_le(local + field, 4);
+    const std::uint64_t central_size = load_le(central + field + 2, 4);
+    if (local_size == 0xFFFFFFFF || central_size == 0xFFFFFFFF) continue;
+    if (local_size != central_size) {
+      fail(ErrorKind::format, name, at + field,
+           std::string("the local header's ") + (field == 18 ? "compressed size " : "size ") +
+               std::to_string(local_size) + " differs from the central directory's " + std::to_string(central_size));
+    }
+  }
 }
 
 Package::~Package() {
@@ -194,12 +247,12 @@ std::string Package::budget_text() const {
 std::uint64_t Package::check_declared_size(std::uint64_t index) const {
   const std::uint64_t declared = sizes_[index];
   if (declared > limits_.max_part_bytes) {
-    fail(ErrorKind::limit, names_[index], directory_record_offset(data_, size_, index),
+    fail(ErrorKind::limit, names_[index], record_offset(index),
          "declared size " + std::to_string(declared) + " exceeds max_part_bytes (" + std::to_string(limits_.max_part_bytes) +
              "; zip bomb?)");
   }
   if (declared > budget_) {
-    fail(ErrorKind::limit, names_[index], directory_record_offset(data_, size_, index),
+    fail(ErrorKind::limit, names_[index], record_offset(index),
          "declared size " + std::to_string(declared) + " exceeds " + budget_text());
   }
   return declared;

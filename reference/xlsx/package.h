@@ -63,6 +63,9 @@ class Package {
                          const std::string& message) const;
 
  private:
+  std::optional<std::uint64_t> record_offset(std::uint64_t index) const;
+  void check_local_header(std::uint64_t index) const;
+
   const std::uint8_t* data_;
   std::size_t size_;
   std::string label_;
@@ -72,6 +75,7 @@ class Package {
   mutable std::vector<zip_t*> spare_;
   std::vector<std::string> names_;
   std::vector<std::uint64_t> sizes_;
+  std::vector<std::uint64_t> records_;  // where each entry's central directory record starts
   std::unordered_map<std::string, std::uint64_t> lookup_;
   mutable std::atomic<std::uint64_t> inflated_{0};
 };

@@ -43,7 +43,22 @@ std::uint32_t central_field(const std::string& zip, const std::string& name, std
   return value;
 }
 
+// Where an entry's local header starts.
+std::size_t local_header(const std::string& zip, const std::string& name) {
+  std::size_t at = 0;
+  while ((at = zip.find("PK\x03\x04", at)) != std::string::npos) {
+    std::uint16_t name_length;
+    std::memcpy(&name_length, zip.data() + at + 26, 2);
+    if (zip.compare(at + 30, name_length, name) == 0) return at;
+    at += 4;
+  }
+  ADD_FAILURE() << "entry not found";
+  return 0;
+}
+
+// Sets the size an entry declares, in its local header and its central directory record alike.
 void patch_declared_size(std::string& zip, const std::string& name, std::uint32_t size) {
+  std::memcpy(zip.data() + local_header(zip, name) + 22, &size, 4);
   patch_central_field(zip, name, central_size, size);
 }
 
@@ -163,6 +178,44 @@ TEST(XlsxBadInput, ZipBombByDeclaredSize) {
   const auto at = static_cast<std::size_t>(*e.context().offset);
   EXPECT_EQ(bytes.compare(at, 4, "PK\x01\x02"), 0);
   EXPECT_EQ(bytes.compare(at + 46, 24, "xl/worksheets/sheet1.xml"), 0);
+}
+
+// Two readers must not see two workbooks: an entry whose local header disagrees with its central
+// directory record, or a part name given twice, is refused at the field that disagrees.
+TEST(XlsxBadInput, ZipEntriesThatReadersCouldReadDifferentlyAreRefused) {
+  const std::string part = "xl/worksheets/sheet1.xml";
+  const std::string good = workbook_with_sheet(sheet("<row r=\"1\"/>"));
+  const std::size_t local = local_header(good, part);
+
+  std::string bytes = good;
+  patch_central_field(bytes, part, central_size, central_field(bytes, part, central_size) + 1);
+  Error e = error_of(bytes);
+  EXPECT_EQ(e.kind(), ErrorKind::format);
+  EXPECT_EQ(e.context().part, part);
+  EXPECT_EQ(e.context().offset, local + 22);
+  EXPECT_NE(std::string(e.what()).find("size"), std::string::npos) << e.what();
+
+  bytes = good;
+  bytes[local + 8] = 0;  // stored, where the central directory says deflated
+  e = error_of(bytes);
+  EXPECT_EQ(e.context().offset, local + 8);
+  EXPECT_NE(std::string(e.what()).find("compression method"), std::string::npos) << e.what();
+
+  bytes = good;
+  bytes[local + 30] = 'X';  // "Xl/worksheets/sheet1.xml"
+  e = error_of(bytes);
+  EXPECT_EQ(e.context().offset, local);
+  EXPECT_NE(std::string(e.what()).find("names another entry"), std::string::npos) << e.what();
+
+  // The same part name twice (part names compare without case): the second entry is named.
+  const std::string twice =
+      workbook_with_sheet(sheet("<row r=\"1\"/>"), "", {{"XL/Worksheets/Sheet1.xml", sheet("<row r=\"2\"/>")}});
+  e = error_of(twice);
+  EXPECT_EQ(e.context().part, "XL/Worksheets/Sheet1.xml");
+  ASSERT_TRUE(e.context().offset.has_value());
+  EXPECT_EQ(twice.compare(static_cast<std::size_t>(*e.context().offset), 4, "PK\x01\x02"), 0);
+  EXPECT_NE(std::string(e.what()).find("names the same part as entry 'xl/worksheets/sheet1.xml'"), std::string::npos)
+      << e.what();
 }
 
 // XML without row starts (a bomb of anything but rows) stops at max_row_bytes in every mode,
