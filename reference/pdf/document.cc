@@ -26,6 +26,11 @@ Document::Document(ByteSource& source, Limits limits)
       limits_(limits),
       memory_(std::make_shared<Budget>(limits.max_memory, "max_memory", "memory held by the load (bytes)")),
       impl_(std::make_unique<Impl>()) {
+  if (limits_.max_depth > Limits::deepest_supported) {
+    throw Error(ErrorKind::usage, {source_.name(), "", std::nullopt},
+                "max_depth " + std::to_string(limits_.max_depth) + " is over the deepest nesting the reader supports (" +
+                    std::to_string(Limits::deepest_supported) + ")");
+  }
   try {
     load_xref();
   } catch (const std::bad_alloc&) {

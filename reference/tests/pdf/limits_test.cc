@@ -161,4 +161,35 @@ TEST(PdfLimits, ALevelThreeDumpUnderATightBudgetIsTheSerialOneAtEveryThreadCount
   }
 }
 
+// Nesting and the page tree are walked recursively: a max_depth past what the stack holds is
+// refused up front (20,000 page-tree levels under max_depth 100,000 overflowed the stack).
+TEST(PdfLimits, MaxDepthPastTheStacksReachIsAUsageError) {
+  const std::string pdf = classic_pdf(one_page());
+  auto source = docconform::pdf::memory_source(pdf);
+  Limits limits;
+  limits.max_depth = Limits::deepest_supported;
+  EXPECT_NO_THROW(Document(*source, limits));
+  // At that depth, nesting and the page tree dump at level 3 within the stack (this test runs
+  // under ASan too, whose frames are the largest).
+  const std::uint32_t depth = Limits::deepest_supported - 2;
+  std::vector<std::string> bodies = {"<< /Type /Catalog /Pages 2 0 R >>"};
+  for (std::uint32_t level = 0; level < depth; ++level) {
+    const std::uint32_t node = 2 + 2 * level;
+    std::string kids = std::to_string(node + 1) + " 0 R";
+    if (level + 1 < depth) kids += " " + std::to_string(node + 2) + " 0 R";
+    bodies.push_back("<< /Type /Pages /Count " + std::to_string(depth - level) + " /Kids [" + kids + "] >>");
+    bodies.push_back("<< /Type /Page /Parent " + std::to_string(node) + " 0 R /MediaBox [0 0 1 1] /A " +
+                     (level == 0 ? std::string(depth, '[') + std::string(depth, ']') : "0") + " >>");
+  }
+  EXPECT_EQ(pdftest::outcome_of([&] { pdftest::dump(classic_pdf(bodies), 3, limits); }), "ok");
+  limits.max_depth = Limits::deepest_supported + 1;
+  try {
+    Document doc(*source, limits);
+    ADD_FAILURE() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::usage);
+    EXPECT_NE(std::string(e.what()).find("max_depth"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace

@@ -8,6 +8,10 @@ namespace docconform::pdf {
 struct Limits {
   std::uint32_t max_objects = 8'000'000;        // highest object number + 1 (/Size, xref entries)
   std::uint32_t max_depth = 200;                 // array/dict nesting, page-tree depth, ref chains
+  // The largest max_depth a Document accepts: nesting and the page tree are walked recursively,
+  // and this many levels fit the stack of any thread (8 MiB; 2 MiB under `ulimit -s unlimited`)
+  // with room to spare, sanitizer builds included.
+  static constexpr std::uint32_t deepest_supported = 1000;
   std::uint64_t max_object_bytes = 64ull << 20;  // syntax of one object (stream data excluded)
   std::uint32_t max_container_elements = 1'000'000;  // elements of one array, entries of one dictionary
   std::uint64_t max_stream_decoded = 64ull << 20;  // decoded size of one xref or object stream
