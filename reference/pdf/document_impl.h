@@ -20,11 +20,15 @@ struct Cluster {
   // whose every index is wrong costs a binary search per object, not a scan of the header.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> by_number;
   std::uint64_t last_use = 0;
+
+  // What the cache charges for it: the decoded bytes and the header's index (by_number, built
+  // later, is at most the size of slots again: the charge covers it by counting slots twice).
+  std::uint64_t held_bytes() const { return data.size() + 2 * slots.size() * sizeof(slots[0]); }
 };
 
 struct Document::Impl {
   std::vector<Cluster> clusters;
-  std::uint64_t cluster_bytes = 0;  // decoded bytes the clusters hold
+  std::uint64_t cluster_bytes = 0;  // the clusters' held_bytes()
   std::uint64_t clock = 0;
   std::vector<std::uint32_t> fetching;
   std::uint64_t object_charge = 0;  // charged to memory() for the objects of the current request

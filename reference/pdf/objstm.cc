@@ -76,13 +76,13 @@ void Document::compressed(std::uint32_t num, const XrefEntry& entry, Object& obj
     // Least recently used out, until the cache holds fewer than objstm_cache streams and room
     // for this one's bytes (always kept, however large).
     while (!clusters.empty() && (clusters.size() >= std::max<std::uint32_t>(limits_.objstm_cache, 1) ||
-                                 impl_->cluster_bytes + loaded.data.size() > limits_.objstm_cache_bytes)) {
+                                 impl_->cluster_bytes + loaded.held_bytes() > limits_.objstm_cache_bytes)) {
       const auto oldest = std::min_element(clusters.begin(), clusters.end(),
                                            [](const Cluster& a, const Cluster& b) { return a.last_use < b.last_use; });
-      impl_->cluster_bytes -= oldest->data.size();
+      impl_->cluster_bytes -= oldest->held_bytes();
       clusters.erase(oldest);
     }
-    impl_->cluster_bytes += loaded.data.size();
+    impl_->cluster_bytes += loaded.held_bytes();
     clusters.push_back(std::move(loaded));
     it = clusters.end() - 1;
   }

@@ -19,8 +19,12 @@ struct Limits {
   std::uint32_t max_xref_sections = 100'000;  // sections followed through /Prev and /XRefStm
   std::uint32_t max_objstm_objects = 1'000'000;  // /N of one object stream
   std::uint64_t startxref_tail = 1024;           // bytes before EOF searched for startxref
-  std::uint32_t objstm_cache = 8;                 // decoded object streams kept by each reader
-  std::uint64_t objstm_cache_bytes = 128ull << 20;  // their decoded bytes (one is always kept)
+  // Decoded object streams kept by each reader, and their bytes with their headers' index (one
+  // is always kept). A level-3 dump reads objects in number order a wave at a time, and a wave
+  // whose objects are spread over more streams than the cache holds decodes them all again in
+  // the next wave: the count is generous, and the bytes bound the memory.
+  std::uint32_t objstm_cache = 64;
+  std::uint64_t objstm_cache_bytes = 128ull << 20;
   // Memory one load holds for what grows with the input: the cross-reference table, the objects
   // each reader is parsing, the page tree walked, the page lines of a level-3 dump. (Decoded
   // streams are bounded by max_stream_decoded each and the cache limits above.)
