@@ -264,7 +264,7 @@ KINDS = {name: fn for name, fn in list(globals().items()) if name.startswith("xl
 KINDS.update(hostile_pdf.KINDS)
 KINDS.update(hostile_cfb.KINDS)
 KINDS["pdf_array_5m"] = pdf_array_5m
-KINDS["pdf_page_tree_20000_deep"] = lambda: scaling_inputs.pdf_page_tree_depth(20_000)
+KINDS["pdf_page_tree_20000_deep"] = lambda: scaling_inputs.deep_page_tree(20_000, 1)
 KINDS["pdf_page_tree_20000_deep"].__doc__ = "A page tree 20,000 levels deep: past the stack's reach, whatever max_depth says."
 # The largest input of each scaling dimension (bench/scaling.py): kinds scale_<dimension>.
 for _name, (_format, _args, _generate, _sizes) in scaling_inputs.DIMENSIONS.items():

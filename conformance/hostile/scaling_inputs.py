@@ -140,16 +140,27 @@ def pdf_page_tree_width(n):
     return finish_classic(pdf)
 
 
-def pdf_page_tree_depth(n):
-    """A page tree n levels deep (each /Pages node has a page and a /Pages kid)."""
+def deep_page_tree(depth, pages_per_level):
+    """A page tree `depth` levels deep: each /Pages node holds pages_per_level pages and the next
+    node."""
     pdf = Pdf()
     pdf.add(1, b"<</Type/Catalog/Pages 2 0 R>>")
-    for level in range(n):
-        node, page, child = 2 + 2 * level, 3 + 2 * level, 4 + 2 * level
-        kids = b"%d 0 R" % page + (b" %d 0 R" % child if level + 1 < n else b"")
-        pdf.add(node, b"<</Type/Pages/Count %d/Kids[%s]>>" % (n - level, kids))
-        pdf.add(page, b"<</Type/Page/Parent %d 0 R/MediaBox[0 0 612 792]>>" % node)
+    node = 2
+    for level in range(depth):
+        pages = list(range(node + 1, node + 1 + pages_per_level))
+        child = node + 1 + pages_per_level
+        kids = b" ".join(b"%d 0 R" % p for p in pages) + (b" %d 0 R" % child if level + 1 < depth else b"")
+        pdf.add(node, b"<</Type/Pages/Count %d/Kids[%s]>>" % ((depth - level) * pages_per_level, kids))
+        for p in pages:
+            pdf.add(p, b"<</Type/Page/Parent %d 0 R/MediaBox[0 0 612 792]>>" % node)
+        node = child
     return finish_classic(pdf)
+
+
+def pdf_page_tree_depth(n):
+    """A page tree n levels deep, 64 pages at each level (so that the cost of a level is
+    measurable above the process's fixed cost)."""
+    return deep_page_tree(n, 64)
 
 
 def pdf_string_escapes(n):
