@@ -197,6 +197,13 @@ std::optional<std::uint64_t> Document::where(std::uint32_t num) const {
   return std::nullopt;
 }
 
+std::optional<std::uint64_t> Document::entry_section_offset(std::uint32_t num) const {
+  if (num >= xref().size() || xref()[num].type == XrefEntry::Type::absent) return std::nullopt;
+  const std::uint32_t section = xref()[num].section;
+  if (section >= sections_.size()) return std::nullopt;
+  return sections_[section].offset + header_offset_;
+}
+
 std::optional<std::uint64_t> Document::where(const Object* ref) const {
   if (ref == nullptr || ref->kind != Kind::ref || ref->integer < 0 || ref->integer > static_cast<std::int64_t>(UINT32_MAX)) {
     return std::nullopt;

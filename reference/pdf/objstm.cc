@@ -9,11 +9,16 @@
 namespace docconform::pdf {
 namespace {
 
-Cluster load_cluster(Document& doc, std::uint32_t stream_num, const XrefEntry& stream_entry) {
+// referenced_from: the section of the entry that placed an object in this stream, the position
+// named when the stream itself has no entry.
+Cluster load_cluster(Document& doc, std::uint32_t stream_num, const XrefEntry& stream_entry,
+                     std::optional<std::uint64_t> referenced_from) {
   const std::string& file = doc.source().name();
   const std::string part = "object stream " + std::to_string(stream_num);
   if (stream_entry.type != XrefEntry::Type::offset) {
-    throw Error(ErrorKind::format, {file, part, std::nullopt}, "object stream is not an uncompressed object in the xref");
+    const auto listed_at = doc.entry_section_offset(stream_num);
+    throw Error(ErrorKind::format, {file, part, listed_at ? listed_at : referenced_from},
+                "object stream is not an uncompressed object in the xref");
   }
   const Object stream = doc.object(stream_num);
   if (stream.kind != Kind::stream) throw Error(ErrorKind::format, {file, part, stream_entry.offset}, "object stream is not a stream");
@@ -62,7 +67,7 @@ Cluster load_cluster(Document& doc, std::uint32_t stream_num, const XrefEntry& s
 void Document::compressed(std::uint32_t num, const XrefEntry& entry, Object& object) {
   const std::string& file = source_.name();
   if (entry.offset >= xref().size()) {
-    throw Error(ErrorKind::format, {file, object_part(num, 0), std::nullopt},
+    throw Error(ErrorKind::format, {file, object_part(num, 0), entry_section_offset(num)},
                 "xref places the object in object stream " + std::to_string(entry.offset) + ", which does not exist");
   }
   const auto stream_num = static_cast<std::uint32_t>(entry.offset);
@@ -71,7 +76,7 @@ void Document::compressed(std::uint32_t num, const XrefEntry& entry, Object& obj
   if (it != clusters.end()) {
     ++stats_.objstm_cache_hits;
   } else {
-    Cluster loaded = load_cluster(*this, stream_num, xref()[stream_num]);
+    Cluster loaded = load_cluster(*this, stream_num, xref()[stream_num], entry_section_offset(num));
     ++stats_.objstm_inflated;
     // Least recently used out, until the cache holds fewer than objstm_cache streams and room
     // for this one's bytes (always kept, however large).

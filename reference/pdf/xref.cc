@@ -124,6 +124,7 @@ struct MergedTable {
   std::uint64_t header_offset;
   Budget& memory;  // charged for the table as it grows (it is kept for the document's life)
   ErrorContext where;
+  std::uint32_t section;  // the index its entries get
   void reserve(std::uint64_t end, std::uint64_t /*count*/) {
     if (end <= table.size()) return;
     memory.charge((end - table.size()) * sizeof(XrefEntry), [&] { return where; });
@@ -132,6 +133,7 @@ struct MergedTable {
   void add(std::uint32_t num, XrefEntry entry) {
     if (table[num].type != XrefEntry::Type::absent) return;
     if (entry.type == XrefEntry::Type::offset) entry.offset += header_offset;
+    entry.section = section;
     table[num] = entry;
   }
   void add_all(const Entries& entries) {
@@ -301,7 +303,7 @@ void Document::load_xref() {
     }
     XrefSection section;
     section.offset = next - header_offset_;
-    MergedTable merged_table{table, header_offset_, *memory_, {file, "xref", next}};
+    MergedTable merged_table{table, header_offset_, *memory_, {file, "xref", next}, static_cast<std::uint32_t>(sections_.size())};
     Object trailer;
     const auto probe_span = static_cast<std::size_t>(std::min<std::uint64_t>(size - next, 4));
     const bool is_table = probe_span == 4 && std::memcmp(source_.map(next, probe_span), "xref", 4) == 0;

@@ -228,6 +228,28 @@ TEST(XrefStream, TheObjectStreamHeaderPlacesObjectsWhoseIndexIsWrong) {
   }
 }
 
+// An entry that places an object in a stream that is not there, or in an object that is not an
+// uncompressed stream: the error names the xref section that lists the entry.
+TEST(XrefStream, ObjectStreamEntryErrorsNameTheirSection) {
+  const std::string head = "%PDF-1.5\n";
+  // Object 1 in object stream 9 (past the table); object 2 in object 3, itself compressed.
+  const std::vector<Row> rows = {{0, 0, 65535}, {2, 9, 0}, {2, 3, 0}, {2, 1, 0}};
+  const std::string pdf = with_xref_stream(head, rows, "/Root 1 0 R");
+  const std::uint64_t section = pdf.find("4 0 obj");
+  auto source = memory_source(pdf);
+  Document doc(*source);
+  ASSERT_EQ(doc.sections().size(), 1u);
+  ASSERT_EQ(doc.sections()[0].offset, section);
+  for (const std::uint32_t num : {1u, 2u}) {
+    try {
+      doc.object(num);
+      ADD_FAILURE() << "object " << num << " resolved";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.context().offset, section) << e.what();
+    }
+  }
+}
+
 TEST(XrefStream, LevelOneCountsObjectStreamAndXrefStream) {
   const std::string dump = pdftest::dump(xref_stream_pdf(true), 1);
   EXPECT_NE(dump.find("\npages 1\nobjects 5\n"), std::string::npos) << dump;

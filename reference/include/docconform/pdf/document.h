@@ -22,6 +22,7 @@ struct XrefEntry {
   std::uint32_t gen = 0;        // generation (offset and free entries)
   std::uint64_t offset = 0;     // offset: byte offset of `N G obj`; compressed: object stream number
   std::uint32_t index = 0;      // compressed: index inside the object stream
+  std::uint32_t section = 0;    // the entry's section, an index into Document::sections()
 };
 
 // One cross-reference section of the /Prev chain, newest first.
@@ -66,6 +67,9 @@ class Document {
   const Object& trailer() const { return trailer_; }
   const std::vector<XrefEntry>& xref() const { return *xref_; }
   const std::vector<XrefSection>& sections() const { return sections_; }
+  // Where the section that lists object num's entry starts in the file (errors about an entry
+  // point there); nothing for an object no section lists.
+  std::optional<std::uint64_t> entry_section_offset(std::uint32_t num) const;
   // The offset startxref gives (of the newest section), as written.
   std::uint64_t startxref() const { return startxref_; }
   // Bytes before %PDF-: every offset in the file counts from the header (PDF 2.0 §7.5.2).
