@@ -86,10 +86,10 @@ std::optional<EntryCount> stated_entry_count(const std::uint8_t* data, std::size
 }
 
 // The central directory records in order (libzip lists entries in directory order), walked from
-// the end record: where each starts. Empty when the walk does not find well-formed records (the
-// checks that use them are then skipped; libzip has read the directory its own way).
-std::vector<std::uint64_t> directory_records(const std::uint8_t* data, std::size_t size, std::uint64_t entries) {
-  const auto stated = stated_entry_count(data, size);
+// the end record `stated` names: where each starts. Empty when the walk does not find well-formed
+// records (the checks that use them are then skipped; libzip has read the directory its own way).
+std::vector<std::uint64_t> directory_records(const std::uint8_t* data, std::size_t size,
+                                             const std::optional<EntryCount>& stated, std::uint64_t entries) {
   if (!stated) return {};
   const bool zip64 = load_le(data + stated->offset, 4) == 0x06064B50;
   std::uint64_t at = zip64 ? load_le(data + stated->offset + 48, 8) : load_le(data + stated->offset + 16, 4);
@@ -123,7 +123,8 @@ Package::Package(const std::uint8_t* data, std::size_t size, std::string label, 
   if (size >= sizeof cfb_magic && std::memcmp(data, cfb_magic, sizeof cfb_magic) == 0) {
     fail(ErrorKind::unsupported, "", 0, "a Compound File container, not a zip: an encrypted workbook or a .xls file");
   }
-  if (const auto stated = stated_entry_count(data, size); stated && stated->count > limits_.max_zip_entries) {
+  const auto stated = stated_entry_count(data, size);
+  if (stated && stated->count > limits_.max_zip_entries) {
     fail(ErrorKind::limit, "", stated->offset,
          "the central directory states " + std::to_string(stated->count) + " entries, over max_zip_entries (" +
              std::to_string(limits_.max_zip_entries) + ")");
@@ -148,7 +149,7 @@ Package::Package(const std::uint8_t* data, std::size_t size, std::string label, 
     names_[static_cast<std::size_t>(i)] = st.name;
     sizes_[static_cast<std::size_t>(i)] = (st.valid & ZIP_STAT_SIZE) ? st.size : 0;
   }
-  records_ = directory_records(data, size, static_cast<std::uint64_t>(entries));
+  records_ = directory_records(data, size, stated, static_cast<std::uint64_t>(entries));
   for (std::size_t i = 0; i < names_.size(); ++i) {
     // Two entries of one part name (part names compare as a zip reader normalises them): readers
     // that take the first and readers that take the last would see different workbooks.
