@@ -101,12 +101,18 @@ def xlsx_bomb_empty_rows():
     return many_sheets(Deflated(SHEET_HEAD, b"<row/>" * 1024, 1024, SHEET_TAIL), 64 * 1024)
 
 
-def package_with_aliases(count):
-    """A one-sheet package whose central directory adds `count` entries sharing the sheet's data."""
+def one_sheet_package():
+    """A ZipBuilder holding a workbook of one empty sheet, for entries to be added after it."""
     zip_file = ZipBuilder()
     for name, text in workbook_parts():
         zip_file.add(name, text.encode())
     zip_file.add("xl/worksheets/sheet1.xml", sheet_xml("").encode())
+    return zip_file
+
+
+def package_with_aliases(count):
+    """A one-sheet package whose central directory adds `count` entries sharing the sheet's data."""
+    zip_file = one_sheet_package()
     for i in range(count):
         zip_file.alias(f"x/{i}", "xl/worksheets/sheet1.xml")
     return zip_file.bytes()
@@ -126,20 +132,14 @@ def xlsx_entry_aliases():
 def xlsx_entry_duplicate():
     """Two entries of the same part name, in different case: readers taking the first and readers
     taking the last would see different sheets."""
-    zip_file = ZipBuilder()
-    for name, text in workbook_parts():
-        zip_file.add(name, text.encode())
-    zip_file.add("xl/worksheets/sheet1.xml", sheet_xml("").encode())
+    zip_file = one_sheet_package()
     zip_file.add("XL/Worksheets/Sheet1.xml", sheet_xml('<row r="1"><c r="A1"><v>1</v></c></row>').encode())
     return zip_file.bytes()
 
 
 def xlsx_entry_many():
     """5,000 entries, each its own: over a lowered max_zip_entries (the limit is configurable)."""
-    zip_file = ZipBuilder()
-    for name, text in workbook_parts():
-        zip_file.add(name, text.encode())
-    zip_file.add("xl/worksheets/sheet1.xml", sheet_xml("").encode())
+    zip_file = one_sheet_package()
     for i in range(5000):
         zip_file.add(f"x/{i}", b"")
     return zip_file.bytes()
@@ -252,6 +252,11 @@ def pdf_array_5m():
     return scaling_inputs.finish_classic(pdf)
 
 
+def pdf_page_tree_20000_deep():
+    """A page tree 20,000 levels deep: past the stack's reach, whatever max_depth says."""
+    return scaling_inputs.deep_page_tree(20_000, 1)
+
+
 def xlsx_shared_string_count():
     """uniqueCount claims 2^31 strings; none follow."""
     parts = workbook_parts(shared_strings=True)
@@ -264,8 +269,7 @@ KINDS = {name: fn for name, fn in list(globals().items()) if name.startswith("xl
 KINDS.update(hostile_pdf.KINDS)
 KINDS.update(hostile_cfb.KINDS)
 KINDS["pdf_array_5m"] = pdf_array_5m
-KINDS["pdf_page_tree_20000_deep"] = lambda: scaling_inputs.deep_page_tree(20_000, 1)
-KINDS["pdf_page_tree_20000_deep"].__doc__ = "A page tree 20,000 levels deep: past the stack's reach, whatever max_depth says."
+KINDS["pdf_page_tree_20000_deep"] = pdf_page_tree_20000_deep
 # The largest input of each scaling dimension (bench/scaling.py): kinds scale_<dimension>.
 for _name, (_format, _args, _generate, _sizes) in scaling_inputs.DIMENSIONS.items():
     KINDS["scale_" + _name] = (lambda generate, n: lambda: generate(n))(_generate, _sizes[-1])
