@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "docconform/budget.h"
@@ -44,6 +45,8 @@ struct PageInfo {
   const Object* resources = nullptr;
 };
 
+class SecurityHandler;
+
 struct ReaderStats {
   std::uint64_t objects_parsed = 0;
   std::uint64_t objstm_inflated = 0;  // object streams decoded (cache misses)
@@ -53,8 +56,11 @@ struct ReaderStats {
 
 class Document {
  public:
-  // Reads the header, startxref and the whole cross-reference chain. Throws Error.
-  Document(ByteSource& source, Limits limits = {});
+  // Reads the header, startxref and the whole cross-reference chain, and, when the trailer has
+  // /Encrypt, opens the standard security handler with `password` (tried as the user password,
+  // then as the owner password; empty = the empty user password). Throws Error; a password that
+  // opens nothing is Error(unsupported) saying a password is needed.
+  Document(ByteSource& source, Limits limits = {}, std::string_view password = {});
   // A second reader of an opened document over another source of the same bytes
   // (ByteSource::another()): it takes the cross-reference data already read instead of reading
   // the chain again, and shares no mutable state with `indexed`, so each can serve a thread.
@@ -89,9 +95,13 @@ class Document {
   std::optional<std::uint64_t> where(const Object* ref) const;
   // Follows a chain of references to a direct object (null for a dangling ref).
   Object resolve(const Object& value);
-  // The raw (still encoded) data of a stream object, and the decoded data (FlateDecode only).
-  std::string stream_raw(const Object& stream);
-  std::string stream_decoded(const Object& stream, const std::string& part);
+  // The raw (still encoded, but decrypted) data of stream object id, and the decoded data
+  // (FlateDecode only).
+  std::string stream_raw(const Object& stream, ObjectId id);
+  std::string stream_decoded(const Object& stream, ObjectId id, const std::string& part);
+  // The dump's `encrypt` line (conformance/SPEC.md) without its line end; empty for a file
+  // without /Encrypt.
+  std::string encryption() const;
 
   Object catalog();
   Object info();  // null when the trailer has no /Info
@@ -118,6 +128,9 @@ class Document {
   void read_at(std::uint64_t offset, std::uint32_t num, std::uint32_t gen, bool check_header, Object& object);
   void compressed(std::uint32_t num, const XrefEntry& entry, Object& object);
   void load_xref();
+  void open_security(std::string_view password);
+  // The stream's dictionary with /Filter and /DecodeParms resolved.
+  Object filters_resolved(const Object& stream);
 
   ByteSource& source_;
   Limits limits_;
@@ -130,6 +143,9 @@ class Document {
   std::shared_ptr<const std::vector<XrefEntry>> xref_ = std::make_shared<const std::vector<XrefEntry>>();
   std::vector<XrefSection> sections_;
   ReaderStats stats_;
+  // Shared, never changed once opened; null for a file without /Encrypt.
+  std::shared_ptr<const SecurityHandler> security_;
+  std::uint32_t encrypt_num_ = 0;  // the /Encrypt dictionary's object number (its strings are plain); 0 = direct
   std::unique_ptr<Impl> impl_;
 };
 
