@@ -363,8 +363,7 @@ std::string SecurityHandler::decrypt(std::string_view data, ObjectId id, CryptMe
 
 std::string SecurityHandler::summary() const {
   return "encrypt Standard V " + std::to_string(v_) + " R " + std::to_string(r_) + " bits " + std::to_string(key_bits_) +
-         " streams " + to_string(streams_) + " strings " + to_string(strings_) + " metadata " +
-         (encrypt_metadata_ ? "true" : "false");
+         " streams " + to_string(streams_) + " strings " + to_string(strings_);
 }
 
 Object without_crypt_filter(const Object& dict) {
