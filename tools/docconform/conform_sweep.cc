@@ -155,6 +155,10 @@ RunReport run_sweep(const SweepOptions& options) {
   select_implementations(run, report);
   // A sweep is a measurement: an implementation that cannot run here is listed, never a failure.
   for (Skipped& s : report.skipped) s.fails_gate = false;
+  std::erase_if(report.impls, [&](const Adapter& impl) {
+    return impl.name != "reference" && std::none_of(report.cases.begin(), report.cases.end(),
+                                                    [&](const CaseFile& c) { return impl.reads(c.format); });
+  });
   if (std::none_of(report.impls.begin(), report.impls.end(), [](const Adapter& a) { return a.name == "reference"; })) {
     throw Error(ErrorKind::usage, {run.root, "", std::nullopt}, "the adapter manifest declares no in-process `reference`");
   }

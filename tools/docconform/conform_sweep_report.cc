@@ -4,6 +4,7 @@
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "conform_report.h"
 #include "conform_sweep.h"
@@ -12,6 +13,13 @@ namespace docconform::cli {
 namespace {
 
 std::string file_key(const CaseFile& c) { return c.format + "/" + c.name; }
+
+// The implementations that ran on some file.
+std::size_t impls_run(const RunReport& report) {
+  std::set<std::string> names;
+  for (const Result& r : report.results) names.insert(r.impl);
+  return names.size();
+}
 
 // A result's verdict in a sweep's words.
 std::string verdict_text(const Result& r) {
@@ -39,10 +47,10 @@ std::vector<std::string> table_formats(const RunReport& report) {
   return formats;
 }
 
-// One implementation's run on a file against the reference's and the peers' consensus.
+// One implementation's run on a file against the reference's and the peers' consensus (its
+// message, stderr and time are in the results).
 nlohmann::ordered_json verdict_json(const Result& r, const FileAgreement& f) {
-  nlohmann::ordered_json v{{"verdict", verdict_text(r)}, {"error_class", r.error_class}, {"detail", r.detail},
-                           {"seconds", r.seconds}};
+  nlohmann::ordered_json v{{"verdict", verdict_text(r)}, {"error_class", r.error_class}};
   if (opens(r)) {
     v["same_dump_as_reference"] = opens(*f.reference) && r.digest == f.reference->digest;
     v["in_consensus"] = !f.consensus.empty() && r.digest == f.consensus;
@@ -85,7 +93,7 @@ void print_sweep_summary(const RunReport& report) {
   }
   std::size_t failures = 0;
   for (const Result& r : report.results) failures += r.status == Status::adapter_failure || r.status == Status::timeout;
-  std::cout << "sweep: " << files.size() << " files x " << report.impls.size() << " implementations, " << report.results.size()
+  std::cout << "sweep: " << files.size() << " files x " << impls_run(report) << " implementations, " << report.results.size()
             << " runs (" << failures << " adapter failures and timeouts), " << report.unswept.size() << " files not swept\n";
 }
 
@@ -116,7 +124,7 @@ std::string sweep_json(const RunReport& report) {
 std::string sweep_markdown(const RunReport& report) {
   const auto files = sweep_agreements(report);
   std::string md = "# docconform sweep\n\n" + std::to_string(files.size()) + " files swept, " +
-                   std::to_string(report.unswept.size()) + " not swept, " + std::to_string(report.impls.size()) +
+                   std::to_string(report.unswept.size()) + " not swept, " + std::to_string(impls_run(report)) +
                    " implementations. " + consensus_note() + "\n\n## Run\n\n| shard | date (UTC) | suite version | commit | cores | CPU | OS |\n"
                    "|---|---|---|---|---:|---|---|\n";
   for (const auto& run : report.runs) {
