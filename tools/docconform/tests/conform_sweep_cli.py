@@ -19,24 +19,10 @@ import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-FAKES = os.path.join(HERE, "fake_adapters")
+import conform_cli
+from conform_cli import FAKES, MEMORY_ARGS, check
+
 USAGE = 64
-
-checks = 0
-failures = []
-
-
-def check(condition, message):
-    global checks
-    checks += 1
-    if not condition:
-        failures.append(message)
-        print("FAIL: " + message)
-
-
-# Sanitized builds reserve terabytes of address space: ctest sets this to 0 there.
-MEMORY_ARGS = ("--memory-mb", os.environ["CONFORM_CLI_MEMORY_MB"]) if "CONFORM_CLI_MEMORY_MB" in os.environ else ()
 
 # file -> (copied from, plan of the peers p1 p2 p3, the class it must fall in)
 CLASSES = {
@@ -240,8 +226,8 @@ def main():
     docconform, root, what = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), sys.argv[3]
     with tempfile.TemporaryDirectory(prefix="docconform-sweep-") as scratch:
         {"classes": classes, "real": real, "shards": shards}[what](docconform, root, scratch)
-    print("%d passed, %d failed" % (checks - len(failures), len(failures)))
-    sys.exit(1 if failures else 0)
+    print("%d passed, %d failed" % (conform_cli.checks - len(conform_cli.failures), len(conform_cli.failures)))
+    sys.exit(1 if conform_cli.failures else 0)
 
 
 if __name__ == "__main__":
