@@ -28,9 +28,14 @@ std::string verdict_text(const Result& r) {
   return to_string(r.status);
 }
 
-// format -> class -> files, with "all" for every format.
+// format -> class -> files (every class, 0 included), with "all" for every format.
 std::map<std::string, std::map<std::string, std::size_t>> agreement_table(const std::vector<FileAgreement>& files) {
   std::map<std::string, std::map<std::string, std::size_t>> table;
+  for (const FileAgreement& f : files) {
+    for (const std::string& format : {f.file->format, std::string("all")}) {
+      for (int a = 0; a <= static_cast<int>(last_agreement); ++a) table[format][to_string(static_cast<Agreement>(a))];
+    }
+  }
   for (const FileAgreement& f : files) {
     ++table[f.file->format][to_string(f.agreement)];
     ++table["all"][to_string(f.agreement)];
@@ -88,7 +93,9 @@ void print_sweep_summary(const RunReport& report) {
     const auto row = table.find(format);
     if (row == table.end()) continue;
     std::cout << "  " << format << ":";
-    for (const auto& [name, count] : row->second) std::cout << " " << name << " " << count;
+    for (const auto& [name, count] : row->second) {
+      if (count > 0) std::cout << " " << name << " " << count;
+    }
     std::cout << "\n";
   }
   std::size_t failures = 0;
@@ -142,11 +149,7 @@ std::string sweep_markdown(const RunReport& report) {
   for (int a = 0; a <= static_cast<int>(last_agreement); ++a) {
     const char* name = to_string(static_cast<Agreement>(a));
     md += std::string("| ") + name + " | " + agreement_meaning[a] + " |";
-    for (const auto& format : formats) {
-      std::size_t count = 0;
-      if (const auto row = table.find(format); row != table.end() && row->second.count(name) != 0) count = row->second.at(name);
-      md += " " + std::to_string(count) + " |";
-    }
+    for (const auto& format : formats) md += " " + std::to_string(table.at(format).at(name)) + " |";
     md += "\n";
   }
   // Per implementation and format: verdicts, and how often its dump (and each field) equals the reference's.
