@@ -8,32 +8,61 @@
 #include "conform_merge.h"
 #include "conform_report.h"
 #include "conform_runner.h"
+#include "conform_sweep.h"
+#include "conform_sweep_report.h"
+#include "docconform/error.h"
 #include "option_ranges.h"
 
 namespace docconform::cli {
 namespace {
 
-// The reports a run or a merge writes; its exit status is the gate's.
+// The reports a run, a sweep or a merge writes. A run's exit status is the gate's; a sweep's is 0
+// unless --fail-on names a class that some file falls in.
 struct ReportFiles {
   std::string json;
   std::string junit;
   std::string html;
   std::string markdown;
+  std::vector<std::string> fail_on;
 
-  void add_options(CLI::App* command) {
+  void add_options(CLI::App* command, bool run, bool sweep) {
     command->add_option("--json", json, "Write the JSON report here");
-    command->add_option("--junit", junit, "Write a JUnit XML report here");
-    command->add_option("--html", html, "Write the results matrix as HTML here");
-    command->add_option("--markdown", markdown, "Write the results matrix as Markdown here");
+    if (run) {
+      command->add_option("--junit", junit, "Write a JUnit XML report here (runs only)");
+      command->add_option("--html", html, "Write the results matrix as HTML here (runs only)");
+    }
+    command->add_option("--markdown", markdown, "Write the results matrix (of a sweep: its tables) as Markdown here");
+    if (sweep) {
+      command->add_option("--fail-on", fail_on, "Of a sweep: exit 1 when a file falls in this class, or a run is an "
+                                                "adapter failure or a timeout (repeatable)")
+          ->check(CLI::IsMember(sweep_fail_on_names()));
+    }
   }
 
   void write_and_gate(const RunReport& report) const {
+    if (report.kind == "sweep") {
+      write_sweep(report);
+      return;
+    }
+    if (!fail_on.empty()) throw Error(ErrorKind::usage, {"--fail-on", "", std::nullopt}, "applies to sweep reports, not to a run's");
     print_summary(report);
     if (!json.empty()) write_file(json, report_json(report));
     if (!junit.empty()) write_file(junit, report_junit(report));
     if (!html.empty()) write_file(html, report_html(report));
     if (!markdown.empty()) write_file(markdown, report_markdown(report));
     if (report.gate_failed()) throw CLI::RuntimeError(1);
+  }
+
+  void write_sweep(const RunReport& report) const {
+    if (!junit.empty() || !html.empty()) {
+      throw Error(ErrorKind::usage, {junit.empty() ? "--html" : "--junit", "", std::nullopt}, "a sweep writes --json and --markdown");
+    }
+    print_sweep_summary(report);
+    if (!json.empty()) write_file(json, sweep_json(report));
+    if (!markdown.empty()) write_file(markdown, sweep_markdown(report));
+    const auto failures = sweep_failures(report, fail_on);
+    for (const auto& line : failures) std::cout << "sweep: failed: " << line << "\n";
+    if (!failures.empty()) throw CLI::RuntimeError(1);
   }
 };
 
@@ -62,6 +91,34 @@ std::optional<Shard> parse_shard(const std::string& text) {
   if (!k || !n || *k < 1 || *n > max_shards || *k > *n) return std::nullopt;
   return Shard{*k, *n};
 }
+
+void add_limit_options(CLI::App* command, const std::string& prefix, ProcessLimits& limits, const std::string& what) {
+  command->add_option("--" + prefix + "timeout", limits.timeout_s, "Seconds per " + what + " before it and every process it started are killed")
+      ->capture_default_str()
+      ->transform(seconds_range());
+  command->add_option("--" + prefix + "memory-mb", limits.memory_mb, "Address-space cap per " + what + " in MiB (0 = none)")
+      ->capture_default_str()
+      ->transform(integer_range(0, max_memory_mb));
+  command->add_option("--" + prefix + "max-output", limits.max_output_bytes,
+                      "Bytes of dump an adapter may write per " + what + "; more ends it as a crash (output limit)")
+      ->capture_default_str()
+      ->transform(byte_range(1, max_bytes_option));
+}
+
+void add_shard_option(CLI::App* command, std::string& shard, const std::string& what) {
+  command->add_option("--shard", shard, "Only shard K of N (K/N): " + what + "; `conform merge` joins the shards' --json")
+      ->check(CLI::Validator(
+          [](std::string& text) {
+            return parse_shard(text) ? std::string() : "--shard " + text + ": want K/N with 1 <= K <= N <= " + std::to_string(max_shards);
+          },
+          "K/N"));
+}
+
+struct SweepCommandOptions {
+  SweepOptions sweep;
+  std::string shard;
+  ReportFiles reports;
+};
 
 struct DraftOptions {
   std::string from;
@@ -92,33 +149,14 @@ void add_conform_commands(CommandGroups& groups) {
       ->capture_default_str()
       ->transform(integer_range(0, max_threads_option));
   // A run's limits, and the wider ones of the large cases.
-  const auto add_limits = [run](const std::string& prefix, ProcessLimits& limits, const std::string& what) {
-    run->add_option("--" + prefix + "timeout", limits.timeout_s,
-                    "Seconds per " + what + " before it and every process it started are killed")
-        ->capture_default_str()
-        ->transform(seconds_range());
-    run->add_option("--" + prefix + "memory-mb", limits.memory_mb, "Address-space cap per " + what + " in MiB (0 = none)")
-        ->capture_default_str()
-        ->transform(integer_range(0, max_memory_mb));
-    run->add_option("--" + prefix + "max-output", limits.max_output_bytes,
-                    "Bytes of dump an adapter may write per " + what + "; more ends it as a crash (output limit)")
-        ->capture_default_str()
-        ->transform(byte_range(1, max_bytes_option));
-  };
-  add_limits("", options->run.limits, "run");
-  run->add_option("--shard", options->shard,
-                  "Only shard K of N (K/N): a fixed 1/N of the (case, implementation) pairs; `conform merge` joins the shards' --json")
-      ->check(CLI::Validator(
-          [](std::string& text) {
-            return parse_shard(text) ? std::string() : "--shard " + text + ": want K/N with 1 <= K <= N <= " + std::to_string(max_shards);
-          },
-          "K/N"));
-  options->reports.add_options(run);
+  add_limit_options(run, "", options->run.limits, "run");
+  add_shard_option(run, options->shard, "a fixed 1/N of the (case, implementation) pairs");
+  options->reports.add_options(run, true, false);
   run->add_flag("!--no-progress", options->run.progress, "Do not show progress on stderr");
   run->add_flag("--large", options->run.large,
                 "Also the large cases of conformance/large/CASES.tsv (generated on first use), timed one at a time");
   run->add_option("--large-dir", options->run.large_dir, "Where the large cases are generated (default <root>/build/large-cases)");
-  add_limits("large-", options->run.large_limits, "large run");
+  add_limit_options(run, "large-", options->run.large_limits, "large run");
   run->callback([options] {
     options->run.root = resolve_root(options->run.root);
     options->run.docconform_binary = self_executable();
@@ -126,13 +164,43 @@ void add_conform_commands(CommandGroups& groups) {
     options->reports.write_and_gate(run_conformance(options->run));
   });
 
+  auto sweep = std::make_shared<SweepCommandOptions>();
+  auto* sweep_command = conform->add_subcommand(
+      "sweep", "Run the reference and peers over a directory of real files (no golden data) and report how far they agree");
+  sweep_command->add_option("dir", sweep->sweep.dir, "The directory (searched recursively)")->required();
+  sweep_command->add_option("--root", sweep->sweep.run.root, root_option_help);
+  sweep_command->add_option("--format", sweep->sweep.run.formats,
+                            "Only these formats (repeatable): xlsx (.xlsx, .xlsm), pdf or pdf3 (.pdf), sst (.xls); "
+                            "default xlsx, pdf, sst");
+  sweep_command->add_option("--impl", sweep->sweep.run.impls,
+                            "Only these implementations, the in-process reference always (repeatable; see conformance/adapters/ADAPTERS.tsv)");
+  sweep_command->add_option("--adapters", sweep->sweep.run.adapter_files,
+                            "More adapters, from a TSV with the columns of ADAPTERS.tsv; {dir} = its directory (repeatable)")
+      ->check(CLI::ExistingFile);
+  sweep_command->add_option("--jobs,-j", sweep->sweep.run.jobs, "Parallel runs (0 = hardware threads)")
+      ->capture_default_str()
+      ->transform(integer_range(0, max_threads_option));
+  add_limit_options(sweep_command, "", sweep->sweep.run.limits, "run");
+  sweep_command->add_option("--max-file-bytes", sweep->sweep.max_file_bytes, "Larger files are not swept (listed with this limit)")
+      ->capture_default_str()
+      ->transform(byte_range(1, max_bytes_option));
+  add_shard_option(sweep_command, sweep->shard, "a fixed 1/N of the files, each with all its runs");
+  sweep->reports.add_options(sweep_command, false, true);
+  sweep_command->add_flag("!--no-progress", sweep->sweep.run.progress, "Do not show progress on stderr");
+  sweep_command->callback([sweep] {
+    sweep->sweep.run.root = resolve_root(sweep->sweep.run.root);
+    sweep->sweep.run.docconform_binary = self_executable();
+    if (!sweep->shard.empty()) sweep->sweep.run.shard = *parse_shard(sweep->shard);
+    sweep->reports.write_and_gate(run_sweep(sweep->sweep));
+  });
+
   auto merge_options = std::make_shared<MergeOptions>();
   auto* merge = conform->add_subcommand(
-      "merge", "Join the JSON reports of every shard of a run (conform run --shard K/N --json) into the whole run's reports and gate");
+      "merge", "Join the JSON reports of every shard of a run or a sweep (--shard K/N --json) into the whole one's reports and exit status");
   merge->add_option("shards", merge_options->shards, "The shards' JSON reports, each shard once")
       ->required()
       ->check(CLI::ExistingFile);
-  merge_options->reports.add_options(merge);
+  merge_options->reports.add_options(merge, true, true);
   merge->callback([merge_options] { merge_options->reports.write_and_gate(merge_shard_reports(merge_options->shards)); });
 
   auto draft = std::make_shared<DraftOptions>();

@@ -28,7 +28,9 @@ std::string shard_text(Shard s) { return std::to_string(s.index) + "/" + std::to
 nlohmann::json run_identity(const nlohmann::json& j) {
   nlohmann::json versions = nlohmann::json::array();
   for (const auto& run : j.at("runs")) versions.push_back({run.at("suite_version"), run.at("commit")});
-  return {{"suite", versions.empty() ? nlohmann::json() : versions.front()},
+  return {{"kind", j.value("kind", "run")},
+          {"unswept", j.value("unswept", nlohmann::json::array())},
+          {"suite", versions.empty() ? nlohmann::json() : versions.front()},
           {"shards", j.at("shard").at("count")},
           {"pairs", j.at("shard").at("pairs")},
           {"cases", j.at("cases")},
@@ -39,6 +41,11 @@ nlohmann::json run_identity(const nlohmann::json& j) {
 RunReport parse_report(const nlohmann::json& j, const std::string& path) {
   if (j.at("version").get<int>() != 1) throw Error(ErrorKind::format, {path, "", std::nullopt}, "report version is not 1");
   RunReport report;
+  report.kind = j.value("kind", "run");
+  if (report.kind != "run" && report.kind != "sweep") {
+    throw Error(ErrorKind::format, {path, "", std::nullopt}, "unknown report kind \"" + report.kind + "\"");
+  }
+  for (const auto& u : j.value("unswept", nlohmann::json::array())) report.unswept.push_back({u.at("file"), u.at("why")});
   report.shard = read_shard(j.at("shard"));
   report.pairs = j.at("shard").at("pairs").get<std::size_t>();
   for (const auto& run : j.at("runs")) {
@@ -79,6 +86,11 @@ RunReport parse_report(const nlohmann::json& j, const std::string& path) {
     result.detail = r.at("detail");
     result.diff = r.at("diff");
     result.stderr_text = r.at("stderr");
+    result.error_class = r.value("error_class", "");
+    const nlohmann::json fields = r.value("fields", nlohmann::json::object());
+    for (const auto& [name, field] : fields.items()) {
+      result.fields[name] = {field.at("lines").get<std::uint64_t>(), field.at("sha256").get<std::string>()};
+    }
     for (const auto& phase : r.at("phases")) {
       result.phases.push_back({phase.at("phase"), phase.at("seconds"), phase.at("bytes"), ""});  // the JSON has no digest
     }
@@ -99,7 +111,7 @@ RunReport report_from_json(const nlohmann::json& j, const std::string& path) {
   try {
     return parse_report(j, path);
   } catch (const nlohmann::json::exception& e) {
-    throw Error(ErrorKind::format, {path, "", std::nullopt}, std::string("not a `conform run --json` report: ") + e.what());
+    throw Error(ErrorKind::format, {path, "", std::nullopt}, std::string("not a `conform run --json` or `conform sweep --json` report: ") + e.what());
   }
 }
 
@@ -118,14 +130,14 @@ RunReport merge_shard_reports(const std::vector<std::string>& paths) {
     try {
       const nlohmann::json mine = run_identity(j);
       if (!identity) identity = mine;
-      for (const char* part : {"suite", "cases", "implementations", "skipped", "shards", "pairs"}) {
+      for (const char* part : {"kind", "suite", "cases", "implementations", "skipped", "unswept", "shards", "pairs"}) {
         if (mine.at(part) != identity->at(part)) {
           throw Error(ErrorKind::usage, {path, "", std::nullopt},
                       std::string("not a shard of the same run as ") + paths.front() + ": its " + part + " differ");
         }
       }
     } catch (const nlohmann::json::exception& e) {
-      throw Error(ErrorKind::format, {path, "", std::nullopt}, std::string("not a `conform run --json` report: ") + e.what());
+      throw Error(ErrorKind::format, {path, "", std::nullopt}, std::string("not a `conform run --json` or `conform sweep --json` report: ") + e.what());
     }
     shards.push_back(report_from_json(j, path));
     const Shard shard = shards.back().shard;
@@ -143,6 +155,8 @@ RunReport merge_shard_reports(const std::vector<std::string>& paths) {
   }
 
   RunReport merged;
+  merged.kind = shards.front().kind;
+  merged.unswept = shards.front().unswept;
   merged.cases = shards.front().cases;
   merged.impls = shards.front().impls;
   merged.skipped = shards.front().skipped;

@@ -9,12 +9,14 @@
 
 namespace docconform::cli {
 
-// A `conform run --json` report read back: its cases, implementations, skipped ones, results,
-// shard and runs. A malformed one is a format error naming the file.
+// A `conform run --json` or `conform sweep --json` report read back: its kind, cases,
+// implementations, skipped ones, results, shard and runs (and a sweep's unswept files and
+// fields). A malformed one is a format error naming the file.
 RunReport read_run_report(const std::string& json_text, const std::string& path);
 
-// Every shard of a run, once each: shards of different runs (suite version, cases,
-// implementations, shard count), a shard given twice or missing are usage errors naming the files.
+// Every shard of a run or a sweep, once each: shards of different runs (kind, suite version,
+// cases, implementations, unswept files, shard count), a shard given twice or missing are usage
+// errors naming the files.
 RunReport merge_shard_reports(const std::vector<std::string>& paths);
 
 }  // namespace docconform::cli

@@ -421,9 +421,10 @@ void print_summary(const RunReport& report) {
   if (causes.empty()) std::cout << "conform: gate passed\n";
 }
 
-std::string report_json(const RunReport& report) {
+nlohmann::ordered_json report_json_value(const RunReport& report) {
   nlohmann::ordered_json j;
   j["version"] = 1;
+  j["kind"] = report.kind;
   // What `conform merge` needs besides the results: the shard, the whole run's pairs and cases.
   j["shard"] = {{"index", report.shard.index}, {"count", report.shard.count}, {"pairs", report.pairs}};
   j["runs"] = nlohmann::json::array();
@@ -465,10 +466,20 @@ std::string report_json(const RunReport& report) {
                             {"detail", r.detail},
                             {"diff", r.diff},
                             {"stderr", r.stderr_text},
-                            {"phases", phases_json(r.phases)}});
+                            {"phases", phases_json(r.phases)},
+                            {"error_class", r.error_class}});
+    if (report.kind == "sweep") {
+      nlohmann::ordered_json fields = nlohmann::ordered_json::object();
+      for (const auto& [name, digest] : r.fields) fields[name] = {{"lines", digest.lines}, {"sha256", digest.sha256}};
+      j["results"].back()["fields"] = fields;
+    }
+  }
+  if (report.kind == "sweep") {
+    j["unswept"] = nlohmann::json::array();
+    for (const auto& u : report.unswept) j["unswept"].push_back({{"file", u.name}, {"why", u.why}});
   }
   for (const auto& [impl, counts] : status_counts(report)) j["summary"][impl] = counts;
-  j["gate_failures"] = report.gate_failures();
+  if (report.kind == "run") j["gate_failures"] = report.gate_failures();
   for (const auto& [impl, per_format] : speed_table(report)) {
     for (const auto& [format, s] : per_format) {
       j["speed"][impl][format] = {{"median_s", s.median_s}, {"total_s", s.total_s}, {"cases", s.cases},
@@ -493,8 +504,14 @@ std::string report_json(const RunReport& report) {
                                  {"bytes", run.phase->bytes},
                                  {"times_reference", run.times_reference}});
   }
+  return j;
+}
+
+std::string json_text(const nlohmann::ordered_json& j) {
   return j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
+
+std::string report_json(const RunReport& report) { return json_text(report_json_value(report)); }
 
 // A failure for each result that fails the run; a recorded departure, an ungated departure and an
 // unsupported case are skipped with their reason, so CI systems count what the exit status counts.

@@ -129,11 +129,20 @@ Result run_one(const CaseFile& c, const Adapter& impl, const RunOptions& options
     const auto start = std::chrono::steady_clock::now();
     try {
       // The digest is computed as the dump is written; the text is made again only when the
-      // report needs it (a wrong result), so a large case is never held whole.
-      InProcessOutcome outcome = dump_in_process(*format, c.path, false);
+      // report needs it (a wrong result), so a large case is never held whole; a sweep keeps it
+      // for its fields.
+      InProcessOutcome outcome = dump_in_process(*format, c.path, options.sweep, nullptr, limits.max_output_bytes);
       r.digest = outcome.digest;
       rejected = outcome.digest == "rejected";
       r.detail = outcome.error;
+      if (rejected) r.error_class = to_string(outcome.error_kind);
+      if (rejected && options.sweep && outcome.error_kind == ErrorKind::unsupported) {
+        r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        r.status = Status::unsupported;
+        return r;
+      }
+      dump = std::move(outcome.dump);
+      dump_cut = outcome.dump_cut;
     } catch (const std::exception& e) {
       r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       r.status = Status::crash;
@@ -170,6 +179,7 @@ Result run_one(const CaseFile& c, const Adapter& impl, const RunOptions& options
     if (p.exit_code == 2) {
       r.status = Status::unsupported;
       r.detail = last_err;
+      r.error_class = "unsupported";
       return r;
     }
     // Exit 1 is a rejection only with the protocol's last line: an uncaught exception also exits
@@ -181,7 +191,11 @@ Result run_one(const CaseFile& c, const Adapter& impl, const RunOptions& options
     }
     rejected = p.exit_code == 1;
     r.digest = rejected ? "rejected" : "sha256:" + p.out_sha256;
-    if (rejected) r.detail = last_err;
+    if (rejected) {
+      r.detail = last_err;
+      r.error_class = last_err.substr(std::string_view("error: ").size());
+      r.error_class = r.error_class.substr(0, r.error_class.find_first_of(" :"));
+    }
     dump = p.out_head;
     dump_cut = p.out_bytes > p.out_head.size();
   }
@@ -199,6 +213,13 @@ Result run_one(const CaseFile& c, const Adapter& impl, const RunOptions& options
   }
   if (r.status != Status::rejected && r.status != Status::rejected_must_accept && r.status != Status::rejected_as_expected) {
     r.stderr_text.clear();  // an accepted case's stderr is no evidence of anything
+  }
+  if (options.sweep && !rejected) {
+    if (dump_cut) {
+      r.detail = "fields not compared: the dump is longer than " + std::to_string(limits.max_output_bytes) + " bytes (--max-output)";
+    } else {
+      r.fields = dump_field_digests(c.format, dump);
+    }
   }
   if (!rejected && find_dump_format(c.format)->timed_phases) time_phases(r, c, impl, options, limits);
   return r;
@@ -331,6 +352,7 @@ InProcessOutcome dump_in_process(const DumpFormat& format, const std::string& pa
     outcome.dump.clear();
     outcome.dump_cut = false;
     outcome.error = e.what();
+    outcome.error_kind = e.kind();
   }
   return outcome;
 }
@@ -375,13 +397,7 @@ std::vector<CaseFile> discover_cases(const std::string& root, const std::vector<
   return cases;
 }
 
-RunReport run_conformance(const RunOptions& options) {
-  RunReport report;
-  report.runs.push_back(current_run_metadata(options.root, options.shard));
-  report.cases = discover_cases(options.root, options.formats, options.case_glob);
-  if (options.large) {
-    for (CaseFile& c : prepare_large_cases(options)) report.cases.push_back(std::move(c));
-  }
+void select_implementations(const RunOptions& options, RunReport& report) {
   const auto manifest = (fs::path(options.root) / "conformance" / "adapters" / "ADAPTERS.tsv").string();
   std::vector<Adapter> adapters = read_adapters(manifest);
   for (const auto& extra : options.adapter_files) {
@@ -410,11 +426,51 @@ RunReport run_conformance(const RunOptions& options) {
                        std::any_of(report.skipped.begin(), report.skipped.end(), [&](const Skipped& s) { return s.impl == wanted; });
     if (!known) throw Error(ErrorKind::usage, {manifest, "", std::nullopt}, "no adapter named " + wanted);
   }
+}
 
-  struct Job {
-    std::size_t case_index;
-    std::size_t impl_index;
+void run_jobs(RunReport& report, const std::vector<Job>& jobs, const RunOptions& options,
+              const std::function<void(Result&, const Job&)>& finish) {
+  report.results.resize(jobs.size());
+  std::atomic<std::size_t> done{0};
+  std::atomic<std::size_t> failures{0};
+  std::mutex progress_mutex;
+  const bool interactive = isatty(2) != 0;
+  const auto run_job = [&](std::size_t j) {
+    const Job job = jobs[j];
+    const Adapter& impl = report.impls[job.impl_index];
+    const CaseFile& c = report.cases[job.case_index];
+    Result r = run_one(c, impl, options, c.large ? options.large_limits : options.limits);
+    finish(r, job);
+    if (is_failure(r.status)) failures.fetch_add(1);
+    const std::size_t finished = done.fetch_add(1) + 1;
+    // On a terminal the line is rewritten in place; in a log, a line per quarter of the runs
+    // and one per large run (each takes seconds to minutes).
+    const std::size_t step = interactive ? 1 : std::max<std::size_t>(1, jobs.size() / 4);
+    if (options.progress && (finished % step == 0 || finished == jobs.size() || c.large)) {
+      std::lock_guard lock(progress_mutex);
+      std::cerr << (interactive ? "\r" : "") << "conform: " << finished << "/" << jobs.size() << " runs, "
+                << failures.load() << " failures so far";
+      if (c.large) std::cerr << " (" << c.format << "/" << c.name << " " << impl.name << ": " << to_string(r.status) << " in " << r.seconds << " s)";
+      std::cerr << (interactive && finished != jobs.size() && !c.large ? "" : "\n") << std::flush;
+    }
+    report.results[j] = std::move(r);
   };
+  // Large cases come last in `jobs` (cases are discovered before them) and run one at a time.
+  const std::size_t small_jobs = static_cast<std::size_t>(
+      std::find_if(jobs.begin(), jobs.end(), [&](const Job& j) { return report.cases[j.case_index].large; }) - jobs.begin());
+  parallel_for(small_jobs, options.jobs, [&](std::size_t j, unsigned) { run_job(j); });
+  for (std::size_t j = small_jobs; j < jobs.size(); ++j) run_job(j);
+}
+
+RunReport run_conformance(const RunOptions& options) {
+  RunReport report;
+  report.runs.push_back(current_run_metadata(options.root, options.shard));
+  report.cases = discover_cases(options.root, options.formats, options.case_glob);
+  if (options.large) {
+    for (CaseFile& c : prepare_large_cases(options)) report.cases.push_back(std::move(c));
+  }
+  select_implementations(options, report);
+
   std::vector<Job> jobs;
   for (std::size_t c = 0; c < report.cases.size(); ++c) {
     for (std::size_t i = 0; i < report.impls.size(); ++i) {
@@ -453,36 +509,8 @@ RunReport run_conformance(const RunOptions& options) {
   }
   for (const auto& impl : report.impls) expectations.push_back(read_expectations(expectation_dirs, impl.name));
 
-  report.results.resize(jobs.size());
-  std::atomic<std::size_t> done{0};
-  std::atomic<std::size_t> failures{0};
-  std::mutex progress_mutex;
-  const bool interactive = isatty(2) != 0;
-  const auto run_job = [&](std::size_t j) {
-    const Job job = jobs[j];
-    const Adapter& impl = report.impls[job.impl_index];
-    const CaseFile& c = report.cases[job.case_index];
-    Result r = run_one(c, impl, options, c.large ? options.large_limits : options.limits);
-    judge(r, impl, expectations[job.impl_index]);
-    if (is_failure(r.status)) failures.fetch_add(1);
-    const std::size_t finished = done.fetch_add(1) + 1;
-    // On a terminal the line is rewritten in place; in a log, a line per quarter of the runs
-    // and one per large run (each takes seconds to minutes).
-    const std::size_t step = interactive ? 1 : std::max<std::size_t>(1, jobs.size() / 4);
-    if (options.progress && (finished % step == 0 || finished == jobs.size() || c.large)) {
-      std::lock_guard lock(progress_mutex);
-      std::cerr << (interactive ? "\r" : "") << "conform: " << finished << "/" << jobs.size() << " runs, "
-                << failures.load() << " failures so far";
-      if (c.large) std::cerr << " (" << c.format << "/" << c.name << " " << impl.name << ": " << to_string(r.status) << " in " << r.seconds << " s)";
-      std::cerr << (interactive && finished != jobs.size() && !c.large ? "" : "\n") << std::flush;
-    }
-    report.results[j] = std::move(r);
-  };
-  // Large cases come last in `jobs` (cases are discovered before them) and run one at a time.
-  const std::size_t small_jobs = static_cast<std::size_t>(
-      std::find_if(jobs.begin(), jobs.end(), [&](const Job& j) { return report.cases[j.case_index].large; }) - jobs.begin());
-  parallel_for(small_jobs, options.jobs, [&](std::size_t j, unsigned) { run_job(j); });
-  for (std::size_t j = small_jobs; j < jobs.size(); ++j) run_job(j);
+  run_jobs(report, jobs, options,
+           [&](Result& r, const Job& job) { judge(r, report.impls[job.impl_index], expectations[job.impl_index]); });
   return report;
 }
 

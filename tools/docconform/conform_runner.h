@@ -4,10 +4,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "conform_adapters.h"
+#include "conform_fields.h"
+#include "docconform/error.h"
 #include "formats.h"
 #include "subprocess.h"
 
@@ -64,11 +68,13 @@ struct Result {
   double seconds = 0;
   std::string digest;  // sha256:<hex> of the dump, or "rejected"
   std::string detail;  // error line, exit status
+  std::string error_class;  // of a rejection or an unsupported file: format, limit, range, unsupported (SPEC section 2)
   std::string diff;    // of a wrong result: its dump against golden/<format>/<case>.dump (dump_diff)
   std::string stderr_text;  // of a rejection, an unsupported case or a failed run: see stderr_excerpt
   Outcome outcome = Outcome::ok;
   std::string reason;  // of a recorded departure, from the expectations file
   PhaseLog phases;       // from a second run, when the format defines phases and the case was accepted
+  std::map<std::string, FieldDigest> fields;  // of a sweep's accepted file: its dump's fields (conform_fields.h)
 };
 
 // One of N disjoint parts of a run (conform run --shard K/N, 1 <= K <= N): the (case,
@@ -109,6 +115,10 @@ struct RunOptions {
   bool large = false;
   std::string large_dir;  // where they are generated; empty = <root>/build/large-cases
   ProcessLimits large_limits{1800, 16384, std::uint64_t{1} << 30};
+  // conform sweep: each accepted dump is kept whole (up to limits.max_output_bytes) and its fields
+  // digested into Result::fields; the in-process reference's unsupported error is `unsupported`,
+  // as the CLI's exit 2 is, not a rejection.
+  bool sweep = false;
 };
 
 struct Skipped {
@@ -117,8 +127,16 @@ struct Skipped {
   bool fails_gate = false;  // gated and not named by --allow-skip
 };
 
+// A file of a swept directory that no implementation was run on, and why.
+struct UnsweptFile {
+  std::string name;  // its path under the directory
+  std::string why;
+};
+
 struct RunReport {
-  std::vector<CaseFile> cases;
+  std::string kind = "run";      // "run" (conform run) or "sweep" (conform sweep, conform_sweep.h)
+  std::vector<CaseFile> cases;   // of a sweep, the swept files (verdict 'i', no golden)
+  std::vector<UnsweptFile> unswept;  // of a sweep
   std::vector<Adapter> impls;    // the ones that ran
   std::vector<Skipped> skipped;
   std::vector<Result> results;   // case-major order; of a shard, only its pairs
@@ -137,9 +155,26 @@ struct InProcessOutcome {
   std::string dump;
   bool dump_cut = false;  // the dump was longer than keep_bytes
   std::string error;
+  ErrorKind error_kind = ErrorKind::format;  // of a rejection
 };
 InProcessOutcome dump_in_process(const DumpFormat& format, const std::string& path, bool keep_dump,
                                  PhaseLog* phases = nullptr, std::size_t keep_bytes = SIZE_MAX);
+
+// The implementations the options select (--impl, every one when empty; --adapters), each with
+// its version, into report.impls; those missing a requirement into report.skipped. Throws
+// Error(usage) for an --impl that no manifest declares.
+void select_implementations(const RunOptions& options, RunReport& report);
+
+// One run of an implementation (report.impls) on a case (report.cases).
+struct Job {
+  std::size_t case_index;
+  std::size_t impl_index;
+};
+// Runs the jobs in parallel (options.jobs) with progress on stderr; report.results gets one
+// result per job, in job order. `finish` completes a result on the worker's thread (a run judges
+// it against the expectations). Large cases come last and run one at a time.
+void run_jobs(RunReport& report, const std::vector<Job>& jobs, const RunOptions& options,
+              const std::function<void(Result&, const Job&)>& finish);
 
 // Whether a case is among the formats (empty = all) and matches the glob on "<format>/<case>".
 bool case_selected(const std::vector<std::string>& formats, const std::string& case_glob, const std::string& format,
