@@ -55,12 +55,12 @@ class Builder:
         self.data += out + b"trailer\n" + trailer + b"\nstartxref\n%d\n%%%%EOF\n" % at
         return at
 
-    def xref_stream(self, num, rows, extra, predictor=b"png", row_types=(2,)):
-        """rows: list of (num, type, f2, f3); the stream's own row is added. predictor: b"png"
-        (row k encoded with PNG filter type row_types[k % len(row_types)]), b"tiff" (TIFF
-        predictor 2) or None (no filter)."""
+    def xref_stream(self, num, rows, extra, predictor=b"png", row_types=(2,), self_offset=None):
+        """rows: list of (num, type, f2, f3); the stream's own row is added (at self_offset when
+        given, else where it is). predictor: b"png" (row k encoded with PNG filter type
+        row_types[k % len(row_types)]), b"tiff" (TIFF predictor 2) or None (no filter)."""
         at = len(self.data)
-        rows = sorted(rows + [(num, 1, at, 0)])
+        rows = sorted(rows + [(num, 1, at if self_offset is None else self_offset, 0)])
         index, packed, prev = [], b"", bytes(7)
         for k, (n, t, f2, f3) in enumerate(rows):
             if index and n == index[-1][0] + index[-1][1]:
@@ -143,11 +143,25 @@ def objstm_file(n=b"3", first=None, header_nums=(1, 2, 3), xref_index_shift=0, s
     return bytes(b.data)
 
 
-def xref_stream_plain(predictor=b"png", row_types=(2,)):
+def xref_stream_plain(predictor=b"png", row_types=(2,), self_offset=None):
     b = Builder()
     one_page(b)
     rows = [(0, 0, 0, 65535)] + [(n, 1, b.offsets[n], 0) for n in (1, 2, 3)]
-    b.xref_stream(4, rows, b"/Size 5 /Root 1 0 R", predictor, row_types)
+    b.xref_stream(4, rows, b"/Size 5 /Root 1 0 R", predictor, row_types, self_offset)
+    return bytes(b.data)
+
+
+def white_space_before_xref(white, at_prev):
+    """startxref (or, in an update, /Prev) pointing at white space before `xref`."""
+    b = Builder()
+    one_page(b)
+    b.obj(4, b"(version one)")
+    b.data += white
+    at = b.table(range(5), b"<< /Size 5 /Root 1 0 R >>") - len(white)
+    if not at_prev:
+        return set_startxref(bytes(b.data), at)
+    b.obj(4, b"(version two)")
+    b.table([4], b"<< /Size 5 /Root 1 0 R /Prev %d >>" % at)
     return bytes(b.data)
 
 
@@ -360,6 +374,9 @@ CASES = {
     "y_subsections_comments_indirect_length.pdf": subsections_and_comments(),
     "y_text_strings_as_bytes.pdf": text_strings(),
     "y_names_as_bytes.pdf": names_as_bytes(),
+    "y_startxref_at_lf_before_xref.pdf": white_space_before_xref(b"\n", False),
+    "y_prev_at_lf_before_xref.pdf": white_space_before_xref(b"\n", True),
+    "y_xref_stream_self_entry_offset_0.pdf": xref_stream_plain(self_offset=0),
     "n_prev_loop.pdf": prev_loop(),
     "n_startxref_beyond_eof.pdf": set_startxref(classic(), 999999),
     "n_startxref_into_object.pdf": set_startxref(classic(), 40),

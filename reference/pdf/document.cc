@@ -49,6 +49,7 @@ Document::Document(ByteSource& source, const Document& indexed)
       trailer_(indexed.trailer_),
       xref_(indexed.xref_),
       sections_(indexed.sections_),
+      chain_streams_(indexed.chain_streams_),
       impl_(std::make_unique<Impl>()) {
   if (source.size() != indexed.source_.size()) {
     throw Error(ErrorKind::usage, {source.name(), "", std::nullopt}, "second reader over a source of another size");
@@ -177,12 +178,34 @@ void Document::object(std::uint32_t num, Object& into) {
   const XrefEntry entry = num < xref().size() ? xref()[num] : XrefEntry{};
   if (entry.type == XrefEntry::Type::offset) {
     FetchGuard guard(impl_->fetching, num, *this);
-    read_at(entry.offset, num, entry.gen, true, into);
+    read_at(object_offset(num, entry), num, entry.gen, true, into);
   } else if (entry.type == XrefEntry::Type::compressed) {
     FetchGuard guard(impl_->fetching, num, *this);
     compressed(num, entry, into);
   } else {
     into = Object{};
+  }
+}
+
+std::uint64_t Document::object_offset(std::uint32_t num, const XrefEntry& entry) {
+  for (const ChainStream& stream : chain_streams_) {
+    if (stream.id.num == num && stream.id.gen == entry.gen) {
+      return stream.offset == entry.offset || holds_header(entry.offset, num, entry.gen) ? entry.offset : stream.offset;
+    }
+  }
+  return entry.offset;
+}
+
+bool Document::holds_header(std::uint64_t offset, std::uint32_t num, std::uint32_t gen) {
+  if (offset >= source_.size()) return false;
+  const auto span = static_cast<std::size_t>(std::min<std::uint64_t>(source_.size() - offset, 4096));
+  Parser probe(source_.map(offset, span), span, offset, true, limits_, source_.name(), "object header");
+  try {
+    if (probe.parse_uint("object number") != num || probe.parse_uint("generation number") != gen) return false;
+    probe.expect_keyword("obj");
+    return true;
+  } catch (const Error&) {
+    return false;
   }
 }
 

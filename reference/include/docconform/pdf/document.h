@@ -116,6 +116,10 @@ class Document {
 
  private:
   void read_at(std::uint64_t offset, std::uint32_t num, std::uint32_t gen, bool check_header, Object& object);
+  // Where object num's bytes are read from: the entry's offset, or the chain's copy of an xref
+  // stream whose entry does not point at it.
+  std::uint64_t object_offset(std::uint32_t num, const XrefEntry& entry);
+  bool holds_header(std::uint64_t offset, std::uint32_t num, std::uint32_t gen);
   void compressed(std::uint32_t num, const XrefEntry& entry, Object& object);
   void load_xref();
 
@@ -129,6 +133,13 @@ class Document {
   // Never changes once read, so the readers of one document share it instead of copying it.
   std::shared_ptr<const std::vector<XrefEntry>> xref_ = std::make_shared<const std::vector<XrefEntry>>();
   std::vector<XrefSection> sections_;
+  // The xref streams read in the chain, newest first, and where (absolute): an in-use entry for one of them
+  // that does not point at it is read from there (conformance/SPEC.md format pdf, rule 6).
+  struct ChainStream {
+    ObjectId id;
+    std::uint64_t offset = 0;
+  };
+  std::vector<ChainStream> chain_streams_;
   ReaderStats stats_;
   std::unique_ptr<Impl> impl_;
 };
