@@ -21,7 +21,7 @@ const char* to_string(XrefSection::Form form) {
   return "?";
 }
 
-Document::Document(ByteSource& source, Limits limits)
+Document::Document(ByteSource& source, Limits limits, Recovery recovery)
     : source_(source),
       limits_(limits),
       memory_(std::make_shared<Budget>(limits.max_memory, "max_memory", "memory held by the load (bytes)")),
@@ -32,7 +32,15 @@ Document::Document(ByteSource& source, Limits limits)
                     std::to_string(Limits::deepest_supported) + ")");
   }
   try {
-    load_xref();
+    try {
+      load_xref();
+    } catch (const Error& e) {
+      if (recovery == Recovery::strict || (e.kind() != ErrorKind::format && e.kind() != ErrorKind::limit)) throw;
+      rebuild_xref(e);
+    }
+    if (recovery == Recovery::rebuild && repairs_.empty()) {
+      if (const std::optional<Error> fault = strict_read_fault()) rebuild_xref(*fault);
+    }
   } catch (const std::bad_alloc&) {
     throw allocation_failure({source_.name(), "xref", std::nullopt});
   }
@@ -50,6 +58,7 @@ Document::Document(ByteSource& source, const Document& indexed)
       xref_(indexed.xref_),
       sections_(indexed.sections_),
       chain_streams_(indexed.chain_streams_),
+      repairs_(indexed.repairs_),
       impl_(std::make_unique<Impl>()) {
   if (source.size() != indexed.source_.size()) {
     throw Error(ErrorKind::usage, {source.name(), "", std::nullopt}, "second reader over a source of another size");
@@ -128,13 +137,18 @@ void Document::read_at(std::uint64_t offset, std::uint32_t num, std::uint32_t ge
         object.stream_offset = offset + parser.pos();
       }
       ++stats_.objects_parsed;
+      stats_.parsed_bytes += parser.pos();
       break;
     } catch (const NeedMore&) {
+      stats_.parsed_bytes += span;
       if (want >= grow_limit) {
         throw Error(ErrorKind::limit, {file, part.str(), offset},
                     "object is larger than " + std::to_string(grow_limit) + " bytes (max_object_bytes)");
       }
       want = std::min(want * 8, grow_limit);
+    } catch (const Error&) {
+      stats_.parsed_bytes += parser.pos();
+      throw;
     }
   }
   if (object.kind != Kind::stream) return;
@@ -194,6 +208,26 @@ std::uint64_t Document::object_offset(std::uint32_t num, const XrefEntry& entry)
     }
   }
   return entry.offset;
+}
+
+std::optional<Error> Document::strict_read_fault() {
+  for (std::uint32_t num = 1; num < xref().size(); ++num) {
+    const XrefEntry& entry = xref()[num];
+    if (entry.type != XrefEntry::Type::offset) continue;
+    const std::uint64_t offset = object_offset(num, entry);
+    if (!holds_header(offset, num, entry.gen)) {
+      return Error(ErrorKind::format, {source_.name(), object_part(num, entry.gen), offset},
+                   "the xref entry points at no 'N G obj' with its number and generation");
+    }
+  }
+  try {
+    catalog();
+  } catch (const Error& e) {
+    if (e.kind() != ErrorKind::format && e.kind() != ErrorKind::limit) throw;
+    return e;
+  }
+  drop_caches();
+  return std::nullopt;
 }
 
 bool Document::holds_header(std::uint64_t offset, std::uint32_t num, std::uint32_t gen) {
