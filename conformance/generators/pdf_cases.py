@@ -151,6 +151,37 @@ def xref_stream_plain(predictor=b"png", row_types=(2,), self_offset=None):
     return bytes(b.data)
 
 
+def entry_at_4294967295():
+    """Object 3's entry gives offset 4294967295, past the end of the file."""
+    data = classic()
+    b = Builder()
+    one_page(b)
+    return replace_once(data, b"%010d 00000 n" % b.offsets[3], b"4294967295 00000 n")
+
+
+def object_number_past_2_31():
+    """A subsection starting at object 2147483648: beyond every object-number limit."""
+    data = classic()
+    return replace_once(data, b"trailer\n", b"2147483648 1\n" + entry(9, 0, b"n") + b"trailer\n")
+
+
+def broken_xref_stream_over_object_stream():
+    """The catalog, pages and page live in object stream 4; the xref stream's data is not
+    Flate, so only a scan finds them (and the catalogue through the xref stream's /Root)."""
+    data = objstm_file()
+    at = data.index(b"5 0 obj")
+    start = data.index(b"stream\n", at) + 7
+    end = data.index(b"\nendstream", start)
+    junk = b"J" * (end - start)
+    return data[:start] + junk + data[end:]
+
+
+def no_xref_no_trailer():
+    """Objects only: no table, no trailer, no startxref; the catalogue is found by its /Type."""
+    data = classic()
+    return data[:data.index(b"\nxref\n") + 1]
+
+
 def white_space_before_xref(white, at_prev):
     """startxref (or, in an update, /Prev) pointing at white space before `xref`."""
     b = Builder()
@@ -392,6 +423,10 @@ CASES = {
     "n_stream_length_self_reference.pdf": self_length(),
     "n_page_tree_loop.pdf": page_loop(),
     "n_deflate_bomb.pdf": deflate_bomb(),
+    "i_recover_entry_at_4294967295.pdf": entry_at_4294967295(),
+    "i_recover_object_number_past_2_31.pdf": object_number_past_2_31(),
+    "i_recover_broken_xref_stream_over_object_stream.pdf": broken_xref_stream_over_object_stream(),
+    "i_recover_no_xref_no_trailer.pdf": no_xref_no_trailer(),
     "i_empty_object_is_null.pdf": empty_object(),
     "i_leading_garbage_before_header.pdf": leading_garbage(),
     "i_duplicate_key_last_wins.pdf": duplicate_key(),
