@@ -180,7 +180,7 @@ double inflate_parts(const std::string& bytes, const std::string& label, const s
 std::vector<std::string> worksheet_parts(const std::string& bytes, const std::string& label) {
   std::vector<std::string> parts;
   for (const auto& sheet : xlsx::load_workbook(bytes, xlsx::LoadOptions{}, label).sheets) {
-    if (sheet.kind == xlsx::SheetKind::worksheet) parts.push_back(sheet.entry);
+    if (sheet.kind != xlsx::SheetKind::chartsheet) parts.push_back(sheet.entry);
   }
   return parts;
 }

@@ -54,20 +54,31 @@ def value_text(cell, epoch):
     return "s " + quote_text(unescape(str(v)))
 
 
+SHEET_KINDS = {"worksheet": "worksheet", "dialogsheet": "dialogsheet", "xlMacrosheet": "macrosheet",
+               "xlIntlMacrosheet": "intlmacrosheet"}
+
+
 def main():
     warnings.simplefilter("ignore")
     import openpyxl
     from openpyxl.cell.cell import MergedCell
     from openpyxl.chartsheet import Chartsheet
+    from openpyxl.reader.excel import ExcelReader
     from openpyxl.utils.datetime import CALENDAR_MAC_1904
 
     path = sys.argv[1]
     try:
         wb_f = openpyxl.load_workbook(path)
-        wb_v = openpyxl.load_workbook(path, data_only=True)
+        reader = ExcelReader(path, data_only=True)
+        reader.read()
+        wb_v = reader.wb
     except Exception as e:  # openpyxl signals every rejection by an exception
         sys.stderr.write("error: %s\n" % type(e).__name__)
         return 1
+    # openpyxl reads every sheet but a chartsheet as a worksheet; the kind is the type of the
+    # relationship its workbook parser followed (the sheets it read, in its order).
+    kinds = [SHEET_KINDS.get(rel.Type.rsplit("/", 1)[-1], "worksheet")
+             for _, rel in reader.parser.find_sheets() if rel.target in reader.valid_files]
 
     out = ["docconform-dump xlsx 1",
            "workbook date1904=%s sheets=%d" % ("true" if wb_v.epoch == CALENDAR_MAC_1904 else "false",
@@ -75,7 +86,7 @@ def main():
     for index, (ws, wf) in enumerate(zip(wb_v._sheets, wb_f._sheets), 1):
         chartsheet = isinstance(ws, Chartsheet)
         out.append("sheet %d %s %s %s" % (index, quote_text(ws.title), ws.sheet_state,
-                                          "chartsheet" if chartsheet else "worksheet"))
+                                          "chartsheet" if chartsheet else kinds[index - 1]))
         if chartsheet:
             continue
         comments = []

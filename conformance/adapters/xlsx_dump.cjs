@@ -3,7 +3,7 @@
 // from what its library read; ordering, the merged-range rule and the text forms live here.
 //
 // Model: { date1904: bool, sheets: [{ name, state: "visible"|"hidden"|"veryHidden",
-//   kind: "worksheet"|"chartsheet", cells: [{ row, col, value, formula }], merges: ["A1:B2"],
+//   kind: "worksheet"|"chartsheet"|"dialogsheet"|"macrosheet"|"intlmacrosheet", cells: [{ row, col, value, formula }], merges: ["A1:B2"],
 //   comments: [{ row, col, author, text }], tables: [{ name, ref }], charts: count }] }
 // value: { t: "n"|"s"|"b"|"e"|"d"|"blank", v }; formula: null or { kind, si, ref, text }.
 "use strict";

@@ -76,6 +76,12 @@ runAdapter(async (file) => {
   if (Object.keys(zip.files).some((k) => /(^|\/)(charts|chartsheets)\//i.test(k))) {
     throw new Unsupported("exceljs reads no charts or chartsheets");
   }
+  const rels = zip.file(/(^|\/)_rels\/[^/]*\.rels$/i).map((f) => f.name);
+  for (const name of rels) {
+    if (/relationships\/(dialogsheet|xlMacrosheet|xlIntlMacrosheet)"/.test(await zip.file(name).async("string"))) {
+      throw new Unsupported("exceljs reads no dialog or macro sheets (it drops them from the workbook)");
+    }
+  }
   const date1904 = !!wb.properties.date1904;
   return { date1904, sheets: wb.worksheets.map((ws) => readSheet(ws, date1904)) };
 }, (bytes) => new ExcelJS.Workbook().xlsx.load(bytes));

@@ -33,6 +33,9 @@ function cellValue(cell) {
 function readSheet(ws, state, name) {
   if (!ws) throw new Error("SheetJS found no worksheet part for sheet " + name);
   if (ws["!type"] === "chart") return { name, state, kind: "chartsheet" };
+  // SheetJS lists a macro sheet of an xlsx package but reads none of its cells.
+  if (ws["!type"] === "macro") throw new Unsupported("SheetJS reads no cells of macro sheets");
+  if (ws["!type"] === "dialog") return { name, state, kind: "dialogsheet" };
   const sheet = { name, state, kind: "worksheet", cells: [], comments: [], tables: [], charts: 0 };
   sheet.merges = (ws["!merges"] || []).map((m) => XLSX.utils.encode_range(m));
   for (const key of Object.keys(ws)) {

@@ -3,7 +3,8 @@
 
 Usage: sst_cases.py OUT_DIR [DOCCONFORM_BINARY]
 With the binary, also writes y_xls_*.xls: workbooks from `docconform gen strings` +
-`docconform xls write` (the .xls writer's own cases). The .sst y_ cases are written by the small writer below, which follows the continuation rules of
+`docconform xls write` (the .xls writer's own cases), and n_cfb_name_length_200.xls, one of them
+with a directory entry name length past [MS-CFB]'s 64 bytes. The .sst y_ cases are written by the small writer below, which follows the continuation rules of
 conformance/SPEC.md, format sst, on its own (independently of the C++ writers); the n_ and i_ cases
 are laid out byte by byte. Deterministic: the same files on every run.
 """
@@ -199,6 +200,20 @@ XLS_CASES = [
 ]
 
 
+def cfb_name_length_200(xls):
+    """The workbook with its Workbook directory entry's name length field set to 200 ([MS-CFB]
+    2.6.1 allows at most 64 bytes): the entry names past its own name field."""
+    data = bytearray(xls)
+    name = "Workbook".encode("utf-16-le") + b"\0\0"
+    at = data.find(name)
+    while at >= 0 and (at - 512) % 128 != 0:  # directory entries are 128 bytes, after the 512-byte header
+        at = data.find(name, at + 1)
+    if at < 0:
+        raise AssertionError("no Workbook directory entry")
+    struct.pack_into("<H", data, at + 64, 200)
+    return bytes(data)
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
@@ -215,7 +230,11 @@ def main():
                 strings = os.path.join(tmp, name + ".jsonl")
                 subprocess.run([binary, "gen", "strings"] + gen + [strings], check=True)
                 subprocess.run([binary, "xls", "write", "--strings", strings] + layout + [os.path.join(out, name + ".xls")], check=True)
-        print("%d workbooks written to %s" % (len(XLS_CASES), out))
+        with open(os.path.join(out, "y_xls_mixed.xls"), "rb") as f:
+            damaged = cfb_name_length_200(f.read())
+        with open(os.path.join(out, "n_cfb_name_length_200.xls"), "wb") as f:
+            f.write(damaged)
+        print("%d workbooks written to %s" % (len(XLS_CASES) + 1, out))
 
 
 if __name__ == "__main__":

@@ -4,9 +4,11 @@ generated part of CASES.tsv. Deterministic: fixed zip timestamps, fixed entry or
 
 Usage: xlsx_cases.py OUT_DIR
 """
+import io
 import os
 import struct
 import sys
+import warnings
 import zipfile
 
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
@@ -407,6 +409,99 @@ def _():
             struct.pack_into("<I", data, at + 24, 0xFFFFFFF0)
         at = data.find(b"PK\x01\x02", at + 4)
     return bytes(data)
+
+
+MS_REL = "http://schemas.microsoft.com/office/2006/relationships"
+XM = "http://schemas.microsoft.com/office/excel/2006/main"
+
+
+def kinds_package(sheets, macro_type="application/vnd.ms-excel.macrosheet+xml"):
+    """A package of a worksheet followed by sheets given as (name, relationship type URI, part,
+    content type, part XML)."""
+    listed = '<sheet name="Data" sheetId="1" r:id="rId1"/>'
+    relationships = '<Relationship Id="rId1" Type="%s/worksheet" Target="worksheets/sheet1.xml"/>' % REL
+    types = ('<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+             '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+             '<Default Extension="xml" ContentType="application/xml"/>'
+             '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.ms-excel.sheet.macroEnabled.main+xml"/>'
+             '<Override PartName="/xl/worksheets/sheet1.xml" '
+             'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>')
+    parts = [("xl/worksheets/sheet1.xml", sheet(ROW % '<c r="A1"><v>1</v></c>'))]
+    for i, (name, rel_type, part, content_type, xml) in enumerate(sheets, 2):
+        listed += '<sheet name="%s" sheetId="%d" r:id="rId%d"/>' % (name, i, i)
+        relationships += '<Relationship Id="rId%d" Type="%s" Target="%s"/>' % (i, rel_type, part)
+        types += '<Override PartName="/xl/%s" ContentType="%s"/>' % (part, content_type)
+        parts.append(("xl/" + part, xml))
+    return [("[Content_Types].xml", types + "</Types>"),
+            ("_rels/.rels", rels([("officeDocument", "xl/workbook.xml")])),
+            ("xl/workbook.xml", workbook(listed)),
+            ("xl/_rels/workbook.xml.rels", '<Relationships xmlns="%s">%s</Relationships>' % (PKG, relationships))] + parts
+
+
+def macro_sheet(data):
+    return '%s<xm:macrosheet xmlns="%s" xmlns:r="%s" xmlns:xm="%s"><sheetData>%s</sheetData></xm:macrosheet>' % (
+        DECL, MAIN, REL, XM, data)
+
+
+DIALOG = ('%s<dialogsheet xmlns="%s" xmlns:r="%s"><sheetPr/><pageMargins left="0.7" right="0.7" top="0.75" '
+          'bottom="0.75" header="0.3" footer="0.3"/></dialogsheet>') % (DECL, MAIN, REL)
+MACRO = macro_sheet('<row r="1"><c r="A1" t="str"><f>ECHO(FALSE)</f><v>TRUE</v></c></row>'
+                    '<row r="2"><c r="A2" t="b"><f>RETURN()</f><v>1</v></c><c r="B2"><v>7</v></c></row>')
+MACRO_TYPE = (MS_REL + "/xlMacrosheet", "macrosheets/sheet1.xml", "application/vnd.ms-excel.macrosheet+xml")
+
+
+@case("y_sheet_kinds.xlsm", "a worksheet, an Excel 4.0 macro sheet, a dialog sheet and an international macro sheet"
+      " (macro sheet cells are ordinary sheetData)", "ECMA-376 Part 1 12.3.7, 12.3.19; MS-XLSX 2.1.8, 2.1.9")
+def _():
+    return kinds_package([("Macro1",) + MACRO_TYPE + (MACRO,),
+                          ("Dialog1", REL + "/dialogsheet", "dialogsheets/sheet1.xml",
+                           "application/vnd.openxmlformats-officedocument.spreadsheetml.dialogsheet+xml", DIALOG),
+                          ("Intl1", MS_REL + "/xlIntlMacrosheet", "macrosheets/intlsheet1.xml",
+                           "application/vnd.ms-excel.intlmacrosheet+xml",
+                           macro_sheet('<row r="1"><c r="A1" t="inlineStr"><is><t>intl</t></is></c></row>'))])
+
+
+@case("y_dialog_sheet.xlsx", "a worksheet and a dialog sheet (no cells)", "ECMA-376 Part 1 12.3.7 dialogsheet part")
+def _():
+    return kinds_package([("Dialog1", REL + "/dialogsheet", "dialogsheets/sheet1.xml",
+                           "application/vnd.openxmlformats-officedocument.spreadsheetml.dialogsheet+xml", DIALOG)])
+
+
+@case("n_macro_sheet_content_type.xlsm", "a macro sheet reached through xlMacrosheet but declared as a worksheet",
+      "ECMA-376 Part 2 10.1.2.4 (content type of a part); MS-XLSX 2.1.8")
+def _():
+    return kinds_package([("Macro1", MACRO_TYPE[0], MACRO_TYPE[1],
+                           "application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml", MACRO)])
+
+
+def zip_bytes(entries):
+    buffer = io.BytesIO()
+    write_zip(buffer, entries)
+    return buffer.getvalue()
+
+
+@case("n_duplicate_entry_names.xlsx", "two zip entries named xl/worksheets/sheet1.xml with different cells"
+      " (readers taking the first and the last would read different workbooks)", "APPNOTE.TXT 4.3; docconform SPEC zip ambiguity")
+def _():
+    entries = package(sheet(ROW % '<c r="A1"><v>1</v></c>'))
+    entries.append(("xl/worksheets/sheet1.xml", sheet(ROW % '<c r="A1"><v>2</v></c>')))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # zipfile warns of the duplicate it is asked to write
+        return zip_bytes(entries)
+
+
+@case("n_local_header_name_mismatch.xlsx", "the sheet's local header names xl/worksheets/sheet2.xml, its central"
+      " directory record xl/worksheets/sheet1.xml", "APPNOTE.TXT 4.3.7, 4.3.12; docconform SPEC zip ambiguity")
+def _():
+    data = bytearray(zip_bytes(package(sheet(ROW % '<c r="A1"><v>1</v></c>'))))
+    name = b"xl/worksheets/sheet1.xml"
+    at = data.find(b"PK\x03\x04")
+    while at >= 0:
+        if bytes(data[at + 30:at + 30 + len(name)]) == name:
+            data[at + 30:at + 30 + len(name)] = b"xl/worksheets/sheet2.xml"
+            return bytes(data)
+        at = data.find(b"PK\x03\x04", at + 4)
+    raise AssertionError("no local header for " + name.decode())
 
 
 def main():

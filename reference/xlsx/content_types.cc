@@ -42,6 +42,10 @@ bool allowed(std::string_view type, PartRole role) {
       return type.starts_with(spreadsheetml) && type.substr(spreadsheetml.size()) == "worksheet+xml";
     case PartRole::chartsheet:
       return type.starts_with(spreadsheetml) && type.substr(spreadsheetml.size()) == "chartsheet+xml";
+    case PartRole::dialogsheet:
+      return type.starts_with(spreadsheetml) && type.substr(spreadsheetml.size()) == "dialogsheet+xml";
+    case PartRole::macrosheet: return type == "application/vnd.ms-excel.macrosheet+xml";
+    case PartRole::intlmacrosheet: return type == "application/vnd.ms-excel.intlmacrosheet+xml";
   }
   return false;
 }
@@ -51,6 +55,9 @@ const char* role_name(PartRole role) {
     case PartRole::workbook: return "the workbook part";
     case PartRole::worksheet: return "a worksheet";
     case PartRole::chartsheet: return "a chartsheet";
+    case PartRole::dialogsheet: return "a dialog sheet";
+    case PartRole::macrosheet: return "a macro sheet";
+    case PartRole::intlmacrosheet: return "an international macro sheet";
   }
   return "a part";
 }

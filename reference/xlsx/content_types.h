@@ -14,7 +14,7 @@ namespace docconform::xlsx {
 inline constexpr const char* content_types_part = "[Content_Types].xml";
 
 // What a part is reached as, and so which content types it may have.
-enum class PartRole { workbook, worksheet, chartsheet };
+enum class PartRole { workbook, worksheet, chartsheet, dialogsheet, macrosheet, intlmacrosheet };
 
 class ContentTypes {
  public:

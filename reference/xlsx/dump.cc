@@ -22,6 +22,17 @@ const char* state_name(SheetState s) {
   return "visible";
 }
 
+const char* kind_name(SheetKind k) {
+  switch (k) {
+    case SheetKind::worksheet: return "worksheet";
+    case SheetKind::chartsheet: return "chartsheet";
+    case SheetKind::dialogsheet: return "dialogsheet";
+    case SheetKind::macrosheet: return "macrosheet";
+    case SheetKind::intlmacrosheet: return "intlmacrosheet";
+  }
+  return "worksheet";
+}
+
 const char* formula_kind(FormulaKind k) {
   switch (k) {
     case FormulaKind::normal: return "normal";
@@ -262,7 +273,8 @@ void write_dump(const Workbook& wb, const std::function<void(std::string_view)>&
     append_quoted(o, sheet.name);
     o += ' ';
     o += state_name(sheet.state);
-    o += sheet.kind == SheetKind::worksheet ? " worksheet" : " chartsheet";
+    o += ' ';
+    o += kind_name(sheet.kind);
     w.line_done();
     MergeCover cover(merged_areas(sheet));
     for_each_cell_in_order(sheet, [&](const Position& p) {

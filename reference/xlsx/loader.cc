@@ -2,6 +2,7 @@
 // strings, styles; sheet rels -> comments, tables, drawings -> charts. Part names always come
 // from relationships, never from convention.
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstring>
 #include <new>
@@ -76,6 +77,28 @@ void check_target(const Package& package, const Relationship& r, const std::stri
     package.fail(ErrorKind::format, rels_part_of(source), r.offset,
                  "relationship '" + r.id + "' targets " + r.target + ", which is not in the package");
   }
+}
+
+// The relationship types a <sheet> may have (matched by their last path segment, as every
+// type is): the kind they give the sheet and the content types its part may have.
+struct SheetType {
+  std::string_view relationship;
+  SheetKind kind;
+  PartRole role;
+};
+constexpr std::array<SheetType, 5> sheet_types{{
+    {"worksheet", SheetKind::worksheet, PartRole::worksheet},
+    {"chartsheet", SheetKind::chartsheet, PartRole::chartsheet},
+    {"dialogsheet", SheetKind::dialogsheet, PartRole::dialogsheet},
+    {"xlMacrosheet", SheetKind::macrosheet, PartRole::macrosheet},
+    {"xlIntlMacrosheet", SheetKind::intlmacrosheet, PartRole::intlmacrosheet},
+}};
+
+const SheetType* sheet_type(std::string_view relationship_type) {
+  for (const SheetType& t : sheet_types) {
+    if (t.relationship == relationship_type) return &t;
+  }
+  return nullptr;
 }
 
 const Relationship* first_of_type(const std::vector<Relationship>& rels, std::string_view type) {
@@ -169,18 +192,18 @@ WorkbookIndex index_workbook(const Package& package, const LoadOptions& options,
       sheet.state = entry.state;
       sheet.part = r.target;
       sheet.entry = package.entry_name(*package.find(r.target));
-      if (r.type == "worksheet") {
-        content_types.require(r.target, PartRole::worksheet);
-        sheet.kind = SheetKind::worksheet;
-        index.worksheet_of_sheet.push_back(index.worksheet_parts.size());
-        index.worksheet_parts.push_back(sheet.part);
-      } else if (r.type == "chartsheet") {
-        content_types.require(r.target, PartRole::chartsheet);
-        sheet.kind = SheetKind::chartsheet;
-        index.worksheet_of_sheet.push_back(static_cast<std::size_t>(-1));
-      } else {
+      const SheetType* type = sheet_type(r.type);
+      if (type == nullptr) {
         package.fail(ErrorKind::unsupported, rels_part_of(workbook_part), r.offset,
                      "sheet '" + entry.relationship.id + "' has unsupported relationship type " + r.type);
+      }
+      content_types.require(r.target, type->role);
+      sheet.kind = type->kind;
+      if (sheet.kind == SheetKind::chartsheet) {
+        index.worksheet_of_sheet.push_back(static_cast<std::size_t>(-1));
+      } else {
+        index.worksheet_of_sheet.push_back(index.worksheet_parts.size());
+        index.worksheet_parts.push_back(sheet.part);
       }
       wb.sheets.push_back(std::move(sheet));
     }

@@ -17,7 +17,7 @@ namespace docconform::xlsx {
 // What the relationship walk finds before any cell is read.
 struct WorkbookIndex {
   Workbook workbook;                            // sheets listed; no cells, no shared strings yet
-  std::vector<std::string> worksheet_parts;     // zip entry names
+  std::vector<std::string> worksheet_parts;     // zip entry names of the sheets that hold cells
   std::vector<std::size_t> worksheet_of_sheet;  // each sheet's index in worksheet_parts (-1: chartsheet)
   std::string workbook_part;
   std::string shared_strings_part;  // checked but not read; empty when the workbook has none

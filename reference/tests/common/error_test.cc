@@ -12,6 +12,12 @@ TEST(Error, MessageNamesFilePartOffsetAndKind) {
   EXPECT_EQ(e.context().offset, 1234U);
 }
 
+TEST(Error, ControlBytesOfNamesAndMessageWrittenAsHexSoTheErrorIsOneLine) {
+  const Error e(ErrorKind::format, {"a\nb.xlsx", "xl/\rsheet\x7f.xml", 3}, "entry 'x\ty' is\x01" "bad");
+  EXPECT_STREQ(e.what(), "a\\x0ab.xlsx: xl/\\x0dsheet\\x7f.xml: offset 3: format error: entry 'x\\x09y' is\\x01bad");
+  EXPECT_EQ(e.context().part, "xl/\rsheet\x7f.xml");  // the context keeps the bytes
+}
+
 TEST(Error, WithoutContextOnlyKindAndMessage) {
   const Error e(ErrorKind::limit, {}, "too deep");
   EXPECT_STREQ(e.what(), "limit error: too deep");

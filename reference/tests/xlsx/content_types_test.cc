@@ -81,6 +81,24 @@ TEST(XlsxContentTypes, WorksheetDeclaredAsSomethingElseRejectedAtItsOverride) {
   EXPECT_NE(e.message().find("xl/worksheets/sheet1.xml is a worksheet"), std::string::npos) << e.what();
 }
 
+// A macro sheet reached through xlMacrosheet must be declared as one, not as a worksheet.
+TEST(XlsxContentTypes, MacroSheetDeclaredAsWorksheetRejectedAndAsMacroSheetRead) {
+  auto entries = [](const std::string& type) {
+    Entries e = package_with(types_open + rels_default + override_of("/xl/workbook.xml", main_type) +
+                             override_of("/xl/worksheets/sheet1.xml", type) + "</Types>");
+    e[3].second = rels({{"xlMacrosheet", "worksheets/sheet1.xml"}});
+    return e;
+  };
+  const Error e = load_error(entries(worksheet_type));
+  EXPECT_EQ(e.kind(), ErrorKind::format);
+  EXPECT_EQ(e.context().part, "[Content_Types].xml");
+  EXPECT_NE(std::string(e.what()).find("a macro sheet"), std::string::npos) << e.what();
+  const Workbook wb = load_workbook(build_zip(entries("application/vnd.ms-excel.macrosheet+xml")), {}, "t.xlsx");
+  ASSERT_EQ(wb.sheets.size(), 1u);
+  EXPECT_EQ(wb.sheets[0].kind, SheetKind::macrosheet);
+  EXPECT_EQ(wb.cell_count(), 1u);
+}
+
 TEST(XlsxContentTypes, WorkbookDeclaredAsPresentationRejected) {
   const std::string wrong =
       override_of("/xl/workbook.xml", "application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml");

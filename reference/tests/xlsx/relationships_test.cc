@@ -37,6 +37,38 @@ TEST(XlsxRelationships, WorkbookFoundThroughRootRelsNotByName) {
   EXPECT_EQ(wb.cell_count(), 1u);
 }
 
+// Macro sheets hold ordinary sheetData; dialog sheets hold none. Both are listed with their kind.
+TEST(XlsxRelationships, EverySheetKindListedWithItsKindAndCells) {
+  const std::string macro = std::string("<xm:macrosheet xmlns=\"") + ns_main +
+                            "\" xmlns:xm=\"http://schemas.microsoft.com/office/excel/2006/main\"><sheetData>"
+                            "<row r=\"1\"><c r=\"A1\" t=\"b\"><f>RETURN()</f><v>1</v></c><c r=\"B1\"><v>2</v></c>"
+                            "</row></sheetData></xm:macrosheet>";
+  const std::string dialog = std::string("<dialogsheet xmlns=\"") + ns_main + "\"><sheetPr/></dialogsheet>";
+  const Workbook wb = load(
+      {{"_rels/.rels", rels({{"officeDocument", "xl/workbook.xml"}})},
+       {"xl/workbook.xml", workbook_xml("<sheet name=\"W\" sheetId=\"1\" r:id=\"rId1\"/>"
+                                        "<sheet name=\"M\" sheetId=\"2\" r:id=\"rId2\"/>"
+                                        "<sheet name=\"D\" sheetId=\"3\" r:id=\"rId3\"/>"
+                                        "<sheet name=\"I\" sheetId=\"4\" r:id=\"rId4\"/>")},
+       {"xl/_rels/workbook.xml.rels", rels({{"worksheet", "worksheets/sheet1.xml"},
+                                            {"xlMacrosheet", "macrosheets/sheet1.xml"},
+                                            {"dialogsheet", "dialogsheets/sheet1.xml"},
+                                            {"xlIntlMacrosheet", "macrosheets/intlsheet1.xml"}})},
+       {"xl/worksheets/sheet1.xml", one_cell},
+       {"xl/macrosheets/sheet1.xml", macro},
+       {"xl/dialogsheets/sheet1.xml", dialog},
+       {"xl/macrosheets/intlsheet1.xml", macro}});
+  ASSERT_EQ(wb.sheets.size(), 4u);
+  EXPECT_EQ(wb.sheets[0].kind, SheetKind::worksheet);
+  EXPECT_EQ(wb.sheets[1].kind, SheetKind::macrosheet);
+  EXPECT_EQ(wb.sheets[2].kind, SheetKind::dialogsheet);
+  EXPECT_EQ(wb.sheets[3].kind, SheetKind::intlmacrosheet);
+  EXPECT_EQ(wb.sheets[0].cell_count(), 1u);
+  EXPECT_EQ(wb.sheets[1].cell_count(), 2u);
+  EXPECT_EQ(wb.sheets[2].cell_count(), 0u);
+  EXPECT_EQ(wb.sheets[3].cell_count(), 2u);
+}
+
 TEST(XlsxRelationships, AbsoluteTargetsCaseAndBackslashes) {
   const Workbook wb = load({{"_rels/.rels", rels({{"officeDocument", "/xl/workbook.xml"}})},
                             {"xl/workbook.xml", workbook_xml("<sheet name=\"A\" sheetId=\"1\" r:id=\"rId1\"/>"
@@ -171,7 +203,7 @@ namespace {
 
 // Rejections of the walk give the byte offset of the element at fault.
 TEST(XlsxRelationshipOffsets, UnsupportedSheetTypeAtItsRelationship) {
-  const std::string wb_rels = rels({{"dialogsheet", "worksheets/sheet1.xml"}});
+  const std::string wb_rels = rels({{"customXml", "worksheets/sheet1.xml"}});
   const Error e = load_error({{"_rels/.rels", rels({{"officeDocument", "xl/workbook.xml"}})},
                               {"xl/workbook.xml", workbook_xml()},
                               {"xl/_rels/workbook.xml.rels", wb_rels},
@@ -181,7 +213,7 @@ TEST(XlsxRelationshipOffsets, UnsupportedSheetTypeAtItsRelationship) {
   EXPECT_EQ(e.context().offset, wb_rels.find("<Relationship "));
   EXPECT_EQ(std::string(e.what()), "test.xlsx: xl/_rels/workbook.xml.rels: offset " +
                                        std::to_string(wb_rels.find("<Relationship ")) +
-                                       ": unsupported error: sheet 'rId1' has unsupported relationship type dialogsheet");
+                                       ": unsupported error: sheet 'rId1' has unsupported relationship type customXml");
 }
 
 TEST(XlsxRelationshipOffsets, SheetsOverTheLimitAtTheFirstSheetOver) {

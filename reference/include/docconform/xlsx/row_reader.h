@@ -32,7 +32,7 @@ struct RowReaderOptions {
 
 class RowReader {
  public:
-  // Opens sheet number sheet_index (0-based, worksheets and chartsheets counted) of a file.
+  // Opens sheet number sheet_index (0-based, every sheet kind counted) of a file.
   RowReader(const std::string& path, std::size_t sheet_index, const RowReaderOptions& options = {});
   ~RowReader();
   RowReader(const RowReader&) = delete;

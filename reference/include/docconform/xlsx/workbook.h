@@ -137,7 +137,8 @@ struct Segment {
 };
 
 enum class SheetState : std::uint8_t { visible, hidden, very_hidden };
-enum class SheetKind : std::uint8_t { worksheet, chartsheet };
+// What the workbook's relationship to a sheet says it is. Every kind but a chartsheet holds cells.
+enum class SheetKind : std::uint8_t { worksheet, chartsheet, dialogsheet, macrosheet, intlmacrosheet };
 
 struct Comment {
   std::u16string ref, author, text;
