@@ -190,3 +190,26 @@ TEST(Recover, ParsingIsBoundedByTheRecoveryParseRatio) {
 }
 
 }  // namespace
+
+namespace {
+
+// The i_recover_ conformance cases: every strict reader rejects them; recovery reads one page,
+// the counts CASES.tsv records.
+TEST(Recover, TheRecoveryCasesReadTheirOnePage) {
+  const std::string dir = std::string(DOCCONFORM_SOURCE_DIR) + "/conformance/cases/pdf/";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"i_recover_entry_at_4294967295.pdf", "xref rebuilt from scan: 4 objects (0 in object streams); catalog from trailer at "},
+      {"i_recover_object_number_past_2_31.pdf", "xref rebuilt from scan: 4 objects (0 in object streams); catalog from trailer at "},
+      {"i_recover_broken_xref_stream_over_object_stream.pdf",
+       "xref rebuilt from scan: 5 objects (3 in object streams); catalog from xref stream at "},
+      {"i_recover_no_xref_no_trailer.pdf", "xref rebuilt from scan: 4 objects (0 in object streams); catalog from catalog object at 15"},
+  };
+  for (const auto& [name, repair] : cases) {
+    EXPECT_THROW(pdf_dump_file(dir + name, {}, 2), Error) << name;
+    const std::string dump = pdf_dump_file(dir + name, {}, 3, {}, 0, Recovery::rebuild);
+    EXPECT_NE(recovered_line(dump).find(repair), std::string::npos) << name << "\n" << recovered_line(dump);
+    EXPECT_NE(dump.find("\npages 1\n"), std::string::npos) << name;
+  }
+}
+
+}  // namespace
