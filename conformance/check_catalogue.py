@@ -15,7 +15,8 @@ def faults(cases_dir):
         folder = os.path.join(cases_dir, fmt)
         if not os.path.isdir(folder) or os.path.islink(folder):
             continue  # pdf3 is the pdf folder read at level 3
-        files = {f for f in os.listdir(folder) if f[:2] in ("y_", "n_", "i_")}
+        # A case's password sidecar (SPEC.md format pdf rule 10) is part of its case, not a case.
+        files = {f for f in os.listdir(folder) if f[:2] in ("y_", "n_", "i_") and not f.endswith(".password")}
         path = os.path.join(folder, "CASES.tsv")
         if not os.path.exists(path):
             yield "%s: no CASES.tsv" % fmt

@@ -27,7 +27,11 @@ def main():
             continue
         with open(os.path.join(root, "golden", "pdf", name + ".dump")) as f:
             golden = dict(line.split(" ", 1) for line in f.read().splitlines() if " " in line)
-        p = subprocess.run([pdfinfo, os.path.join(cases, name)], capture_output=True, timeout=60)
+        path = os.path.join(cases, name)
+        # A case's password (SPEC.md format pdf rule 10); pdfinfo tries it as owner and user password.
+        password = open(path + ".password", "rb").read().decode("latin-1") if os.path.exists(path + ".password") else None
+        options = ["-opw", password, "-upw", password] if password else []
+        p = subprocess.run([pdfinfo] + options + [path], capture_output=True, timeout=60)
         info = {}
         for line in p.stdout.decode("latin-1").splitlines():
             key, _, value = line.partition(":")

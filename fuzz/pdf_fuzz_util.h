@@ -32,7 +32,7 @@ inline std::string pdf_outcome(const std::string& path, const pdf::SourceOptions
                                unsigned threads, pdf::Recovery recovery = pdf::Recovery::strict,
                                std::string* dump = nullptr) {
   try {
-    std::string text = pdf::pdf_dump_file(path, options, 3, limits, threads, recovery);
+    std::string text = pdf::pdf_dump_file(path, options, 3, limits, threads, {}, recovery);
     const std::string digest = sha256_hex(text);
     if (dump != nullptr) *dump = std::move(text);
     return "ok " + digest;

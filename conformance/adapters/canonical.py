@@ -68,3 +68,25 @@ def reject(kind, why=None):
         sys.stderr.write("%s\n" % why)
     sys.stderr.write("error: %s\n" % kind)
     sys.exit(1)
+
+
+def case_password(path):
+    """The password a PDF case is opened with (conformance/SPEC.md, format pdf rule 10): the bytes
+    of PATH.password beside it, or b"" (the empty user password)."""
+    try:
+        with open(path + ".password", "rb") as f:
+            return f.read()
+    except FileNotFoundError:
+        return b""
+
+
+def encrypt_line(v, r, bits, streams, strings):
+    """The dump's encrypt line; streams and strings name a method as a reader reports it (RC4,
+    AESv2, AES, AESv3, None, Identity...): before /V 4 there are no crypt filters and both are
+    RC4."""
+    def method(name):
+        name = str(name).split(".")[-1].lower().lstrip("/")
+        if v < 4:
+            return "RC4"
+        return {"rc4": "RC4", "v2": "RC4", "aes": "AESV2", "aesv2": "AESV2", "aesv3": "AESV3"}.get(name, "Identity")
+    return "encrypt Standard V %d R %d bits %d streams %s strings %s" % (v, r, bits, method(streams), method(strings))

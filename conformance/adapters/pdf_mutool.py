@@ -9,6 +9,8 @@ its output onto the canonical dump:
                           the script applies the SPEC's leaf-count rule)
 The SPEC allows no implicit recovery, so the file is rejected when MuPDF reports that it repaired
 the file, ignored a looping /Prev, corrected a stream /Length, or could not load an object.
+Encrypted files: both runs get the case's password (canonical.case_password); the encrypt line
+from the /Encrypt dictionary MuPDF read; a password that opens nothing rejects ("error: password").
 Usage: pdf_mutool.py FILE -> dump on stdout, exit 0; exit 1 with "error: <class>" when rejected.
 With $DOCCONFORM_PHASES set, also times the phase pdf_objects (`mutool show -o /dev/null FILE grep`).
 """
@@ -16,7 +18,7 @@ import os
 import re
 import subprocess
 import sys
-from canonical import quote_units, reject
+from canonical import case_password, quote_units, reject
 from phases import time_phase
 
 MUTOOL = "/usr/bin/mutool"
@@ -32,15 +34,16 @@ def mutool(*args):
 
 def main():
     path = sys.argv[1]
-    status, table, diagnostics = mutool("show", path, "xref")
+    password = case_password(path).decode("latin-1")
+    status, table, diagnostics = mutool("show", "-p", password, path, "xref")
     if status != 0 or RECOVERY.search(diagnostics):
         reject("format")
-    status, walked, diagnostics = mutool("run", PAGES_SCRIPT, path)
+    status, walked, diagnostics = mutool("run", PAGES_SCRIPT, path, password)
     if status != 0 or RECOVERY.search(diagnostics):
         reject("format")
     facts = dict(line.split(" ", 1) for line in walked.splitlines() if " " in line)
     if "reject" in facts:
-        reject("format")
+        reject("password" if facts["reject"] == "password" else "format")
 
     lines = []
     for row in table.splitlines():
@@ -50,8 +53,10 @@ def main():
         num, first, second, kind = int(m.group(1)), int(m.group(2)), int(m.group(3)), m.group(4)
         lines.append("xref %d %d n %d" % (num, second, first) if kind == "n"
                      else "xref %d 0 c %d %d" % (num, first, second))
-    out = ["docconform-dump pdf 1", "level 2", "version " + quote_units(map(ord, facts["version"])),
-           "pages " + facts["pages"], "objects %d" % len(lines)] + lines
+    out = ["docconform-dump pdf 1", "level 2", "version " + quote_units(map(ord, facts["version"]))]
+    if "encrypt" in facts:
+        out.append("encrypt " + facts["encrypt"])
+    out += ["pages " + facts["pages"], "objects %d" % len(lines)] + lines
     sys.stdout.write("\n".join(out) + "\n")
     sys.stdout.flush()
     # Phase pdf_objects (conformance/SPEC.md, format pdf): every object printed to /dev/null.

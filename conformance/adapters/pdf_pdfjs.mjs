@@ -23,6 +23,9 @@
 // that needs recovery, a fetch that fails, a diagnostic that pdf.js skipped or repaired something
 // (RECOVERY below), or an object stream that inflates past the SPEC's ratio limit (1000:1 once
 // above 1 MiB) rejects.
+// Encrypted files: opened with the case's password (casePassword); the encrypt line from the
+// cipher factory (encryptLine); a stream's digest taken of its decrypted stored bytes; pdf.js's
+// PasswordException rejects ("error: password").
 // Usage: node pdf_pdfjs.mjs FILE [pdf|pdf3] -> dump on stdout, exit 0; exit 1 with "error: <class>".
 import { createHash } from "node:crypto";
 import fs from "node:fs";
@@ -35,7 +38,7 @@ const { quoted } = canonical;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const bundle = path.join(here, "node_modules", "pdfjs-dist", "legacy", "build", "pdf.worker.mjs");
-const EXPORTS = "LocalPdfManager, XRef, Ref, Dict, Name, BaseStream, setVerbosityLevel";
+const EXPORTS = "LocalPdfManager, XRef, Ref, Dict, Name, BaseStream, DecryptStream, PasswordException, setVerbosityLevel";
 // pdf.js's diagnostics (printed through console.log and console.warn) that mean it read something other than what
 // the file's xref chain states: a looping /Prev skipped, a section it could not read and skipped
 // (readXRef logs it and goes on with the next one), a /Length that cannot be read.
@@ -182,7 +185,8 @@ function valueText(pdfjs, v) {
 function objectText(pdfjs, v) {
   if (!(v instanceof pdfjs.BaseStream)) return valueText(pdfjs, v);
   let raw = v;
-  while (raw.stream instanceof pdfjs.BaseStream) raw = raw.stream;  // under every decoding filter: the bytes as stored
+  // Under every decoding filter: the bytes as stored, decrypted when the file is encrypted.
+  while (raw.stream instanceof pdfjs.BaseStream && !(raw instanceof pdfjs.DecryptStream)) raw = raw.stream;
   raw.reset();
   const digest = createHash("sha256").update(raw.getBytes()).digest("hex");
   return `stream ${valueText(pdfjs, v.dict)} length ${valueText(pdfjs, v.dict.get("Length"))} sha256 ${digest}`;
@@ -205,6 +209,26 @@ function level3Lines(pdfjs, xref, sections, leaves) {
   return lines;
 }
 
+// The case's password (conformance/SPEC.md, format pdf rule 10): PATH.password's bytes, or none.
+function casePassword(file) {
+  const sidecar = `${file}.password`;
+  return fs.existsSync(sidecar) ? fs.readFileSync(sidecar).toString("latin1") : null;
+}
+
+// The dump's encrypt line from pdf.js's cipher factory: /V, /R, the key's length, the methods of
+// /StmF and /StrF (RC4 before /V 4, which has no crypt filters).
+function encryptLine(encrypt) {
+  const v = encrypt.dict.get("V");
+  const method = (name) => {
+    if (v < 4) return "RC4";
+    const filter = name && encrypt.cf ? encrypt.cf.get(name.name) : null;
+    const cfm = filter ? filter.get("CFM") : null;
+    return { V2: "RC4", AESV2: "AESV2", AESV3: "AESV3" }[cfm && cfm.name] ?? "Identity";
+  };
+  return `encrypt Standard V ${v} R ${encrypt.dict.get("R")} bits ${encrypt.encryptionKey.length * 8} ` +
+         `streams ${method(encrypt.stmf)} strings ${method(encrypt.strf)}`;
+}
+
 async function main() {
   const pdfjs = await loadInternals();
   const diagnostics = [];
@@ -214,7 +238,7 @@ async function main() {
   const sections = observeSections(pdfjs);
   const data = new Uint8Array(fs.readFileSync(process.argv[2]));
   const manager = new pdfjs.LocalPdfManager({
-    source: data, docId: "d", password: null, enableXfa: false, handler: null,
+    source: data, docId: "d", password: casePassword(process.argv[2]), enableXfa: false, handler: null,
     evaluatorOptions: { isOffscreenCanvasSupported: false, isImageDecoderSupported: false, useWasm: false },  // no image decoders needed
   });
   const doc = manager.pdfDocument;
@@ -237,14 +261,16 @@ async function main() {
     // pdf.js reports malformed input with its own exception classes; a TypeError or
     // ReferenceError is a failure of this adapter (exit 3 below), not a rejection.
     if (e instanceof TypeError || e instanceof ReferenceError) throw e;
-    reject("format", String(e && e.message ? e.message : e));
+    reject(e instanceof pdfjs.PasswordException ? "password" : "format", String(e && e.message ? e.message : e));
   }
   const recovered = diagnostics.find((line) => RECOVERY.test(line));
   if (recovered) reject("format", recovered);
   const version = doc.version;
   if (!version) reject("format", "no header version");
   const objects = lines.filter((line) => line.startsWith("xref ")).length;
-  canonical.emitLines(["docconform-dump pdf 1", `level ${level}`, `version ${quoted(version)}`, `pages ${leaves.length}`, `objects ${objects}`]);
+  const encrypted = doc.xref.encrypt ? [encryptLine(doc.xref.encrypt)] : [];
+  canonical.emitLines(["docconform-dump pdf 1", `level ${level}`, `version ${quoted(version)}`, ...encrypted, `pages ${leaves.length}`,
+                       `objects ${objects}`]);
   canonical.emitLines(lines);
   // Exit now: pdf.js leaves asynchronous work behind (a WebAssembly instantiation in Node's fetch
   // machinery) that fails under the runner's address-space cap; the dump is already written.

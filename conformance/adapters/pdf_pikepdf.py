@@ -17,6 +17,8 @@ is a second route through that library: the Python object model instead of qpdf'
 Rejection (the SPEC has no implicit recovery): pikepdf raises while opening or walking, libqpdf
 warns that it reconstructed the xref table, found a loop or a damaged file, or an object stream
 inflates past the SPEC's ratio limit (1000:1 once above 1 MiB).
+Encrypted files: opened with the case's password (canonical.case_password); the encrypt line from
+Pdf.encryption; a password that opens nothing rejects ("error: password").
 Usage: pdf_pikepdf.py FILE [pdf|pdf3] -> dump on stdout, exit 0; exit 1 with "error: <class>" when
 rejected.
 """
@@ -27,7 +29,7 @@ import re
 import sys
 
 import pikepdf
-from canonical import number_text, quote_bytes, reject
+from canonical import case_password, encrypt_line, number_text, quote_bytes, reject
 from pdf_sections import SectionFault, merged_entries, sections
 from pdf_syntax import SyntaxFault, inflates_past_limit, parse_object, value_text
 
@@ -130,7 +132,7 @@ def main():
     log.setLevel(logging.DEBUG)
     log.propagate = False
     try:
-        pdf = pikepdf.open(path, inherit_page_attributes=False)
+        pdf = pikepdf.open(path, inherit_page_attributes=False, password=case_password(path))
         collect.parts = []
         pdf.show_xref_table()
         entries = merged_entries("".join(collect.parts))
@@ -140,12 +142,17 @@ def main():
         count = len(lines)
         if level == 3:
             lines += level3_lines(path, pdf, entries, leaves)
+    except pikepdf.PasswordError as e:
+        reject("password", str(e))
     except (pikepdf.PdfError, SectionFault, SyntaxFault) as e:
         reject("format", "%s: %s" % (type(e).__name__, e))
     if any(RECOVERY.search(w) for w in pdf.get_warnings()):
         reject("format")
-    out = ["docconform-dump pdf 1", "level %d" % level, "version " + quote_bytes(pdf.pdf_version.encode("latin-1")),
-           "pages %d" % len(leaves), "objects %d" % count] + lines
+    out = ["docconform-dump pdf 1", "level %d" % level, "version " + quote_bytes(pdf.pdf_version.encode("latin-1"))]
+    if pdf.is_encrypted:
+        e = pdf.encryption
+        out.append(encrypt_line(e.V, e.R, e.bits, e.stream_method, e.string_method))
+    out += ["pages %d" % len(leaves), "objects %d" % count] + lines
     sys.stdout.write("\n".join(out) + "\n")
     return 0
 

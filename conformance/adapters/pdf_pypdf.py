@@ -15,6 +15,8 @@ table's free ones). Everything else is pypdf's: the tokenizer, offsets, objects,
   their bytes), a stream's digest taken of its stored (encoded) data.
 pypdf opens with strict=True; any warning it logs (a repair, an invalid entry, a wrong startxref)
 rejects, as the SPEC allows no recovery.
+Encrypted files: decrypted with the case's password (canonical.case_password; AES needs PyCryptodome);
+the encrypt line from the reader's encryption parameters; no password opens: "error: password".
 Usage: pdf_pypdf.py FILE [pdf|pdf3] -> dump on stdout, exit 0; exit 1 with "error: <class>".
 """
 import hashlib
@@ -26,7 +28,7 @@ from pypdf import _reader
 from pypdf.generic import _data_structures
 from pypdf.generic import (ArrayObject, BooleanObject, ByteStringObject, DictionaryObject, FloatObject,
                            IndirectObject, NameObject, NullObject, NumberObject, StreamObject, TextStringObject)
-from canonical import number_text, quote_bytes, reject
+from canonical import case_password, encrypt_line, number_text, quote_bytes, reject
 from pdf_syntax import name_text as name_bytes_text
 
 MAX_OBJECTS = 8_000_000  # SPEC.md, format pdf, rule 9: object numbers below this
@@ -260,6 +262,12 @@ def main():
     sections.install()
     try:
         reader = pypdf.PdfReader(path, strict=True)
+        encrypt = None
+        if reader.is_encrypted:
+            if reader.decrypt(case_password(path).decode("latin-1")) == pypdf.PasswordType.NOT_DECRYPTED:
+                reject("password", "pypdf: the password opens neither as user nor as owner password")
+            e = reader._encryption
+            encrypt = encrypt_line(e.algV, e.algR, e.key_size, e.StmF, e.StrF)
         table = merged_table(sections.list)
         catalog = resolved(reader.trailer.raw_get("/Root"))
         if not isinstance(catalog, DictionaryObject):
@@ -287,8 +295,8 @@ def main():
     repairs = [m for m in warnings.messages if not m.startswith(NOT_A_REPAIR)]
     if repairs:
         reject("format", "pypdf warned: " + repairs[0])
-    out = ["docconform-dump pdf 1", "level %d" % level, "version " + quote_bytes(version), "pages %d" % len(leaves),
-           "objects %d" % count] + lines
+    out = ["docconform-dump pdf 1", "level %d" % level, "version " + quote_bytes(version)] + ([encrypt] if encrypt else []) + [
+        "pages %d" % len(leaves), "objects %d" % count] + lines
     sys.stdout.write("\n".join(out) + "\n")
     return 0
 

@@ -19,6 +19,8 @@ Rejection follows the SPEC's policy, which has no implicit recovery:
   * qpdf had to reconstruct the cross-reference table or found an xref loop;
   * the page tree reaches a node twice (qpdf warns and repairs; the SPEC rejects);
   * an object stream inflates beyond the SPEC's ratio limit (1000:1 once above 1 MiB).
+Encrypted files: every qpdf run gets the case's password (canonical.case_password); the encrypt
+line from `qpdf --json=2 --json-key=encrypt`; "invalid password" rejects ("error: password").
 Usage: pdf_qpdf.py FILE [pdf|pdf3] -> dump on stdout, exit 0; exit 1 with "error: <class>" when
 rejected. With $DOCCONFORM_PHASES set, format pdf also times the phase pdf_objects (`qpdf --check`).
 """
@@ -32,7 +34,9 @@ import sys
 import tempfile
 
 import ijson
-from canonical import quote_bytes, reject
+import json
+
+from canonical import case_password, encrypt_line, quote_bytes, reject
 from phases import time_phase
 from pdf_sections import SectionFault, merged_entries, sections
 from pdf_syntax import Name, Ref, SyntaxFault, inflates_past_limit, name_bytes, parse_object, value_text
@@ -45,9 +49,13 @@ MAX_NAMED_OBJECTS = 10000
 PAGE_TREE_KEYS = tuple(Name(k) for k in (b"Pages", b"Type", b"Kids", b"MediaBox", b"Rotate"))
 
 
+# The case's password (conformance/SPEC.md, format pdf rule 10), given to every run; set by main().
+PASSWORD = []
+
+
 def run(*args):
     # No timeout here: the conformance runner bounds the whole adapter (its process group).
-    return subprocess.run([QPDF] + list(args), capture_output=True)
+    return subprocess.run([QPDF] + PASSWORD + list(args), capture_output=True)
 
 
 class ValidUtf8:
@@ -67,7 +75,7 @@ class ValidUtf8:
 def json_objects(path, *options):
     """(key, value) per entry of `qpdf --json=2`'s "qpdf" list, parsed as qpdf writes it out:
     first its header's fields ("pdfversion", ...), then "obj:N G R" per object and "trailer"."""
-    proc = subprocess.Popen([QPDF, "--json=2", "--json-key=qpdf"] + list(options) + [path],
+    proc = subprocess.Popen([QPDF, "--json=2", "--json-key=qpdf"] + PASSWORD + list(options) + [path],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     yield from ijson.kvitems(ValidUtf8(proc.stdout), "qpdf.item", use_float=True)
     if proc.wait() not in (0, 3):  # 3: warnings only, which --check has judged
@@ -290,10 +298,13 @@ class Level3:
 def main():
     path = sys.argv[1]
     level = 3 if sys.argv[2:3] == ["pdf3"] else 2
+    password = case_password(path)
+    if password:
+        PASSWORD.append("--password=" + password.decode("latin-1"))
     check = run("--check", path)
     text = (check.stdout + check.stderr).decode("latin-1")
     if check.returncode == 2:
-        reject("format")
+        reject("password" if "invalid password" in text else "format")
     if re.search(r"reconstruct|loop detected|can't find PDF header|recover stream length", text):
         reject("format")
     if "more than once in the pages tree" in text:
@@ -328,8 +339,12 @@ def main():
     except (SyntaxFault, SectionFault) as e:
         reject("format", "%s: %s" % (type(e).__name__, e))
     # Nothing below rejects: the level-3 obj lines are written as they are read back.
-    head = ["docconform-dump pdf 1", "level %d" % level, "version " + quote_bytes(version), "pages %d" % pages,
-            "objects %d" % count]
+    head = ["docconform-dump pdf 1", "level %d" % level, "version " + quote_bytes(version)]
+    encrypt = json.loads(run("--json=2", "--json-key=encrypt", path).stdout)["encrypt"]
+    if encrypt["encrypted"]:
+        e = encrypt["parameters"]
+        head.append(encrypt_line(e["V"], e["R"], e["bits"], e["streammethod"], e["stringmethod"]))
+    head += ["pages %d" % pages, "objects %d" % count]
     sys.stdout.writelines(line + "\n" for line in head + lines)
     sys.stdout.writelines(line + "\n" for line in objects)
     sys.stdout.flush()

@@ -9,6 +9,7 @@
 #include "document_impl.h"
 #include "filters.h"
 #include "parser.h"
+#include "security.h"
 
 namespace docconform::pdf {
 
@@ -21,7 +22,7 @@ const char* to_string(XrefSection::Form form) {
   return "?";
 }
 
-Document::Document(ByteSource& source, Limits limits, Recovery recovery)
+Document::Document(ByteSource& source, Limits limits, std::string_view password, Recovery recovery)
     : source_(source),
       limits_(limits),
       memory_(std::make_shared<Budget>(limits.max_memory, "max_memory", "memory held by the load (bytes)")),
@@ -45,7 +46,31 @@ Document::Document(ByteSource& source, Limits limits, Recovery recovery)
     throw allocation_failure({source_.name(), "xref", std::nullopt});
   }
   drop_caches();  // the xref streams parsed; the trailer stays as trailer()
+  open_security(password);
 }
+
+void Document::open_security(std::string_view password) {
+  const Object* encrypt = trailer_.get("Encrypt");
+  if (encrypt == nullptr) return;
+  // Read before the handler exists, so its strings (/O, /U...) are taken as written.
+  std::optional<std::uint64_t> at = where(encrypt);
+  if (!at && !sections_.empty()) at = sections_.front().offset + header_offset_;
+  std::string part = "encrypt dictionary";
+  if (encrypt->kind == Kind::ref && encrypt->integer > 0 && encrypt->integer <= static_cast<std::int64_t>(UINT32_MAX)) {
+    encrypt_num_ = static_cast<std::uint32_t>(encrypt->integer);
+    part += " (object " + std::to_string(encrypt->integer) + " " + std::to_string(encrypt->gen) + ")";
+  }
+  const Object dict = resolve(*encrypt);
+  drop_caches();
+  std::string id;
+  if (const Object* ids = trailer_.get("ID"); ids != nullptr && ids->kind == Kind::array && !ids->items.empty() &&
+                                              ids->items[0].kind == Kind::string) {
+    id = ids->items[0].bytes;
+  }
+  security_ = std::make_shared<const SecurityHandler>(dict, id, password, ErrorContext{source_.name(), part, at});
+}
+
+std::string Document::encryption() const { return security_ ? security_->summary() : std::string(); }
 
 Document::Document(ByteSource& source, const Document& indexed)
     : source_(source),
@@ -59,6 +84,8 @@ Document::Document(ByteSource& source, const Document& indexed)
       sections_(indexed.sections_),
       chain_streams_(indexed.chain_streams_),
       repairs_(indexed.repairs_),
+      security_(indexed.security_),
+      encrypt_num_(indexed.encrypt_num_),
       impl_(std::make_unique<Impl>()) {
   if (source.size() != indexed.source_.size()) {
     throw Error(ErrorKind::usage, {source.name(), "", std::nullopt}, "second reader over a source of another size");
@@ -74,6 +101,11 @@ void Document::drop_caches() {
 }
 
 namespace {
+
+bool is_xref_stream(const Object& stream) {
+  const Object* type = stream.get("Type");
+  return type != nullptr && type->kind == Kind::name && type->bytes == "XRef";
+}
 
 // Marks num as being fetched for the lifetime of the guard; a nested fetch of the same number
 // means the object depends on itself (e.g. a stream whose /Length is a reference to itself).
@@ -193,6 +225,11 @@ void Document::object(std::uint32_t num, Object& into) {
   if (entry.type == XrefEntry::Type::offset) {
     FetchGuard guard(impl_->fetching, num, *this);
     read_at(object_offset(num, entry), num, entry.gen, true, into);
+    // Strings of objects in an object stream were decrypted with the stream; the /Encrypt
+    // dictionary's and an xref stream's are never encrypted.
+    if (security_ && num != encrypt_num_ && !(into.kind == Kind::stream && is_xref_stream(into))) {
+      security_->decrypt_strings(into, {num, entry.gen}, {source_.name(), object_part(num, entry.gen), entry.offset});
+    }
   } else if (entry.type == XrefEntry::Type::compressed) {
     FetchGuard guard(impl_->fetching, num, *this);
     compressed(num, entry, into);
@@ -287,29 +324,47 @@ Object Document::resolve(const Object& value) {
   return current;
 }
 
-std::string Document::stream_raw(const Object& stream) {
+std::string Document::stream_raw(const Object& stream, ObjectId id) {
   if (stream.kind != Kind::stream) {
     throw Error(ErrorKind::usage, {source_.name(), "", std::nullopt}, "not a stream object");
   }
   std::string raw(static_cast<std::size_t>(stream.stream_length), '\0');
   source_.read(stream.stream_offset, raw.size(), raw.data());
-  return raw;
+  if (!security_) return raw;
+  const ErrorContext where{source_.name(), object_part(id.num, id.gen), stream.stream_offset};
+  return security_->decrypt(raw, id, security_->stream_method(filters_resolved(stream), where), where);
 }
 
-std::string Document::stream_decoded(const Object& stream, const std::string& part) {
+Object Document::filters_resolved(const Object& stream) {
   Object dict = stream;
   // Filter chains may use references; resolve the two keys the decoder reads.
   for (const char* key : {"Filter", "DecodeParms"}) {
     if (const Object* value = stream.get(key); value != nullptr && value->kind == Kind::ref) dict.set(key, resolve(*value));
   }
+  return dict;
+}
+
+std::string Document::stream_decoded(const Object& stream, ObjectId id, const std::string& part) {
+  Object dict = filters_resolved(stream);
   // Decode straight from the source's bytes: the view stays valid because decoding makes no
   // further request to the source.
-  const std::string_view raw(reinterpret_cast<const char*>(source_.map(stream.stream_offset, stream.stream_length)),
-                             static_cast<std::size_t>(stream.stream_length));
+  std::string_view raw(reinterpret_cast<const char*>(source_.map(stream.stream_offset, stream.stream_length)),
+                       static_cast<std::size_t>(stream.stream_length));
+  std::string decrypted;
+  if (security_) {
+    const ErrorContext where{source_.name(), part, stream.stream_offset};
+    const CryptMethod method = security_->stream_method(dict, where);
+    dict = without_crypt_filter(dict);
+    if (method != CryptMethod::identity) {
+      decrypted = security_->decrypt(raw, id, method, where);
+      raw = decrypted;
+    }
+  }
   const auto start = std::chrono::steady_clock::now();
   std::string decoded;
   try {
-    decoded = decode_stream(dict, raw, FilterContext{source_.name(), part, limits_, stream.stream_offset});
+    // Offsets inside decrypted bytes are not file offsets: errors there name the stream's start.
+    decoded = decode_stream(dict, raw, FilterContext{source_.name(), part, limits_, stream.stream_offset, decrypted.empty()});
   } catch (const std::bad_alloc&) {
     throw allocation_failure({source_.name(), part, stream.stream_offset});
   }

@@ -92,7 +92,7 @@ void append_object_line(Document& document, std::uint32_t num, std::string& out)
   out += ' ';
   append_canonical(out, object);
   if (object.kind == Kind::stream) {
-    out += " length " + std::to_string(object.stream_length) + " sha256 " + sha256_hex(document.stream_raw(object));
+    out += " length " + std::to_string(object.stream_length) + " sha256 " + sha256_hex(document.stream_raw(object, {num, e.type == XrefEntry::Type::offset ? e.gen : 0}));
   }
   out += '\n';
 }
@@ -153,6 +153,7 @@ void write_pdf_dump(Document& document, int level, const std::function<void(std:
   out += "version ";
   append_quoted_bytes(out, document.header_version());
   out += '\n';
+  if (const std::string encryption = document.encryption(); !encryption.empty()) out += encryption + '\n';
   std::string page_lines;  // written after the trailer; the page count comes first
   Charges page_lines_held(document.memory());
   const std::uint64_t pages = document.walk_pages([&](const PageInfo& page) {
@@ -317,9 +318,10 @@ std::string pdf_dump(Document& document, int level, unsigned threads) {
 }
 
 void write_pdf_dump_file(const std::string& path, const SourceOptions& source_options, int level, const Limits& limits,
-                         const std::function<void(std::string_view)>& sink, unsigned threads, Recovery recovery) {
+                         const std::function<void(std::string_view)>& sink, unsigned threads, std::string_view password,
+                         Recovery recovery) {
   auto source = open_source(path, source_options);
-  Document document(*source, limits, recovery);
+  Document document(*source, limits, password, recovery);
   // The file must not have shrunk while it was read (every worker reads the same file): then
   // what was read is not reported, and an error met on the way is reported as the truncation.
   try {
@@ -332,9 +334,10 @@ void write_pdf_dump_file(const std::string& path, const SourceOptions& source_op
 }
 
 std::string pdf_dump_file(const std::string& path, const SourceOptions& source_options, int level, const Limits& limits,
-                          unsigned threads, Recovery recovery) {
+                          unsigned threads, std::string_view password, Recovery recovery) {
   std::string dump;
-  write_pdf_dump_file(path, source_options, level, limits, [&](std::string_view piece) { dump += piece; }, threads, recovery);
+  write_pdf_dump_file(path, source_options, level, limits, [&](std::string_view piece) { dump += piece; }, threads, password,
+                      recovery);
   return dump;
 }
 

@@ -34,7 +34,7 @@ Cluster load_cluster(Document& doc, std::uint32_t stream_num, const XrefEntry& s
   }
   Cluster cluster;
   cluster.stream = stream_num;
-  cluster.data = doc.stream_decoded(stream, part);
+  cluster.data = doc.stream_decoded(stream, {stream_num, stream_entry.gen}, part);
   cluster.first = static_cast<std::uint64_t>(first->integer);
   if (cluster.first > cluster.data.size()) {
     throw Error(ErrorKind::format, {file, part, cluster.first},

@@ -63,7 +63,7 @@ SweepResult inflate_object_streams(Document& document, unsigned threads) {
   parallel_for_serial_error(streams.size(), threads, [&](std::size_t job, unsigned worker) {
     Document& reader = readers[worker];
     const Object stream = reader.object(streams[job]);
-    if (stream.kind == Kind::stream) reader.stream_decoded(stream, "object stream " + std::to_string(streams[job]));
+    if (stream.kind == Kind::stream) reader.stream_decoded(stream, {streams[job], reader.xref()[streams[job]].gen}, "object stream " + std::to_string(streams[job]));
   });
   return readers.result(streams.size());
 }

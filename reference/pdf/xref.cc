@@ -209,7 +209,7 @@ XrefStreamSection read_xref_stream(Document& doc, std::uint64_t offset, Sink& si
   } else {
     ranges.emplace_back(0, size->integer);
   }
-  const std::string data = doc.stream_decoded(stream, part);
+  const std::string data = doc.stream_decoded(stream, {}, part);  // never encrypted: no object key needed
   std::uint64_t total = 0, end = 0;
   for (const auto& [first, count] : ranges) {
     if (count > 0) check_object_number(first + count - 1, limits, file, part, offset);

@@ -77,7 +77,8 @@ std::vector<std::string> command_argv(const std::string& command, const std::str
     replace_all(word, "{input}", input);
     if (word == "{cli-dump}") {
       const DumpFormat* known = find_dump_format(format);
-      for (const auto& part : split(known != nullptr ? known->cli_dump : format, ' ')) argv.push_back(part);
+      const auto words = known != nullptr ? cli_dump_words(*known, input) : split(format, ' ');
+      argv.insert(argv.end(), words.begin(), words.end());
       continue;
     }
     replace_all(word, "{format}", format);

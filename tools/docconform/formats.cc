@@ -1,5 +1,7 @@
 #include "formats.h"
 
+#include <filesystem>
+
 #include "cli_util.h"
 #include "docconform/output_limit.h"
 #include "docconform/pdf/dump.h"
@@ -12,6 +14,9 @@ namespace docconform::cli {
 
 namespace {
 
+// A password is short (PDF 2.0 truncates one at 127 bytes): a larger sidecar is a mistake.
+constexpr std::size_t max_case_password_bytes = 1024;
+
 std::vector<DumpFormat> unbounded_formats() {
   return {
       {"utf8", {".bin"},
@@ -20,10 +25,12 @@ std::vector<DumpFormat> unbounded_formats() {
       {"pdf", {".pdf"},
        [](const std::string& path, const DumpSink& sink, PhaseLog* phases) {
          if (phases != nullptr) phases->push_back(time_pdf_objects(path));
-         pdf::write_pdf_dump_file(path, {}, 2, {}, sink);
+         pdf::write_pdf_dump_file(path, {}, 2, {}, sink, 0, case_password(path));
        },
        "pdf"},
-      {"pdf3", {".pdf"}, [](const std::string& path, const DumpSink& sink, PhaseLog*) { pdf::write_pdf_dump_file(path, {}, 3, {}, sink); },
+      {"pdf3", {".pdf"}, [](const std::string& path, const DumpSink& sink, PhaseLog*) {
+         pdf::write_pdf_dump_file(path, {}, 3, {}, sink, 0, case_password(path));
+       },
        "pdf --level 3"},
       {"sst", {".xls", ".sst"}, [](const std::string& path, const DumpSink& sink, PhaseLog*) { sink(sst::sst_dump(read_file(path), {}, path)); },
        "sst"},
@@ -42,6 +49,29 @@ std::vector<DumpFormat> unbounded_formats() {
 }
 
 }  // namespace
+
+std::string case_password(const std::string& path) {
+  const std::string sidecar = path + ".password";
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(sidecar, error)) return {};
+  return read_file(sidecar, max_case_password_bytes);
+}
+
+std::vector<std::string> cli_dump_words(const DumpFormat& format, const std::string& path) {
+  std::vector<std::string> words;
+  std::string_view rest = format.cli_dump;
+  for (std::size_t space; (space = rest.find(' ')) != std::string_view::npos; rest.remove_prefix(space + 1)) {
+    words.emplace_back(rest.substr(0, space));
+  }
+  words.emplace_back(rest);
+  if (format.name == "pdf" || format.name == "pdf3") {
+    if (std::string password = case_password(path); !password.empty()) {
+      words.emplace_back("--password");
+      words.push_back(std::move(password));
+    }
+  }
+  return words;
+}
 
 const std::vector<DumpFormat>& dump_formats() {
   // Every dump of the suite, printed, hashed or kept, stops at the default max_output_bytes.

@@ -26,6 +26,12 @@ struct DumpFormat {
 };
 
 const std::vector<DumpFormat>& dump_formats();
+// The password a PDF case is read with (conformance/SPEC.md, format pdf "Encryption"): the bytes
+// of `<case>.password` beside it, or empty (the empty user password) when there is none.
+std::string case_password(const std::string& path);
+// The CLI words that make `docconform dump` read a case as the format does (`cli_dump`, then
+// `--password` and the case's password, when it has one).
+std::vector<std::string> cli_dump_words(const DumpFormat& format, const std::string& path);
 const DumpFormat* find_dump_format(const std::string& name);
 // The whole dump as one string.
 std::string dump_text(const DumpFormat& format, const std::string& path);

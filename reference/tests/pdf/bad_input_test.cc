@@ -241,7 +241,7 @@ TEST(BadInput, StructureErrorsNameWhereTheOffendingObjectLies) {
   auto source = memory_source(lzw);
   Document doc(*source);
   try {
-    doc.stream_decoded(doc.object(4), "object 4 0");
+    doc.stream_decoded(doc.object(4), {4, 0}, "object 4 0");
     ADD_FAILURE() << "LZWDecode decoded";
   } catch (const Error& err) {
     EXPECT_EQ(err.kind(), ErrorKind::unsupported) << err.what();

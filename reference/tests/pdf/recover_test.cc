@@ -18,7 +18,7 @@ using pdftest::one_page;
 
 std::string recovered_dump(const std::string& bytes, int level = 2, Limits limits = {}) {
   auto source = memory_source(bytes);
-  Document doc(*source, limits, Recovery::rebuild);
+  Document doc(*source, limits, {}, Recovery::rebuild);
   return pdf_dump(doc, level);
 }
 
@@ -168,7 +168,7 @@ TEST(Recover, HeadersStraddlingScanWindowsAreFound) {
     SourceOptions options;
     options.kind = SourceKind::mapped;
     options.window = 64 << 10;
-    const std::string dump = pdf_dump_file(file.path(), options, 2, {}, 0, Recovery::rebuild);
+    const std::string dump = pdf_dump_file(file.path(), options, 2, {}, 0, {}, Recovery::rebuild);
     EXPECT_NE(dump.find("\nxref 1 0 n " + std::to_string(at) + "\n"), std::string::npos) << shift;
     EXPECT_NE(dump.find("\npages 1\n"), std::string::npos) << shift;
   }
@@ -206,7 +206,7 @@ TEST(Recover, TheRecoveryCasesReadTheirOnePage) {
   };
   for (const auto& [name, repair] : cases) {
     EXPECT_THROW(pdf_dump_file(dir + name, {}, 2), Error) << name;
-    const std::string dump = pdf_dump_file(dir + name, {}, 3, {}, 0, Recovery::rebuild);
+    const std::string dump = pdf_dump_file(dir + name, {}, 3, {}, 0, {}, Recovery::rebuild);
     EXPECT_NE(recovered_line(dump).find(repair), std::string::npos) << name << "\n" << recovered_line(dump);
     EXPECT_NE(dump.find("\npages 1\n"), std::string::npos) << name;
   }

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "docconform/budget.h"
@@ -44,6 +45,8 @@ struct PageInfo {
   const Object* resources = nullptr;
 };
 
+class SecurityHandler;
+
 struct ReaderStats {
   std::uint64_t objects_parsed = 0;
   std::uint64_t parsed_bytes = 0;  // object syntax the parser went through (failed attempts included)
@@ -60,10 +63,13 @@ enum class Recovery : std::uint8_t {
 
 class Document {
  public:
-  // Reads the header, startxref and the whole cross-reference chain. Throws Error. With
-  // Recovery::rebuild, a chain that fails, an in-use entry that does not point at its object,
-  // or a trailer without a catalogue makes the reader rebuild the xref from a scan.
-  Document(ByteSource& source, Limits limits = {}, Recovery recovery = Recovery::strict);
+  // Reads the header, startxref and the whole cross-reference chain, and, when the trailer has
+  // /Encrypt, opens the standard security handler with `password` (tried as the user password,
+  // then as the owner password; empty = the empty user password). Throws Error; a password that
+  // opens nothing is Error(unsupported) saying a password is needed. With Recovery::rebuild, a
+  // chain that fails, an in-use entry that does not point at its object, or a trailer without a
+  // catalogue makes the reader rebuild the xref from a scan.
+  Document(ByteSource& source, Limits limits = {}, std::string_view password = {}, Recovery recovery = Recovery::strict);
   // A second reader of an opened document over another source of the same bytes
   // (ByteSource::another()): it takes the cross-reference data already read instead of reading
   // the chain again, and shares no mutable state with `indexed`, so each can serve a thread.
@@ -100,9 +106,13 @@ class Document {
   std::optional<std::uint64_t> where(const Object* ref) const;
   // Follows a chain of references to a direct object (null for a dangling ref).
   Object resolve(const Object& value);
-  // The raw (still encoded) data of a stream object, and the decoded data (FlateDecode only).
-  std::string stream_raw(const Object& stream);
-  std::string stream_decoded(const Object& stream, const std::string& part);
+  // The raw (still encoded, but decrypted) data of stream object id, and the decoded data
+  // (FlateDecode only).
+  std::string stream_raw(const Object& stream, ObjectId id);
+  std::string stream_decoded(const Object& stream, ObjectId id, const std::string& part);
+  // The dump's `encrypt` line (conformance/SPEC.md) without its line end; empty for a file
+  // without /Encrypt.
+  std::string encryption() const;
 
   Object catalog();
   Object info();  // null when the trailer has no /Info
@@ -140,6 +150,9 @@ class Document {
   void rebuild_xref(const Error& cause);
   // The direct object at offset (a trailer dictionary), parsed_bytes counted.
   Object parse_at(std::uint64_t offset, const char* part);
+  void open_security(std::string_view password);
+  // The stream's dictionary with /Filter and /DecodeParms resolved.
+  Object filters_resolved(const Object& stream);
 
   ByteSource& source_;
   Limits limits_;
@@ -160,6 +173,9 @@ class Document {
   std::vector<ChainStream> chain_streams_;
   std::vector<std::string> repairs_;
   ReaderStats stats_;
+  // Shared, never changed once opened; null for a file without /Encrypt.
+  std::shared_ptr<const SecurityHandler> security_;
+  std::uint32_t encrypt_num_ = 0;  // the /Encrypt dictionary's object number (its strings are plain); 0 = direct
   std::unique_ptr<Impl> impl_;
 };
 

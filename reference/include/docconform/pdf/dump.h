@@ -29,12 +29,13 @@ std::string canonical_text(const Object& object);
 void write_pdf_dump(Document& document, int level, const std::function<void(std::string_view)>& sink,
                     unsigned threads = 0);
 std::string pdf_dump(Document& document, int level, unsigned threads = 0);
-// Opens path with the given source and dumps it; errors carry the file name. A dump of a file
-// read with recovery starts (after its header line) with the `recovered` line of its repairs.
+// Opens path with the given source (and password, for an encrypted file: Document) and dumps
+// it; errors carry the file name. A dump of a file read with recovery starts (after its header
+// line) with the `recovered` line of its repairs.
 void write_pdf_dump_file(const std::string& path, const SourceOptions& source, int level, const Limits& limits,
                          const std::function<void(std::string_view)>& sink, unsigned threads = 0,
-                         Recovery recovery = Recovery::strict);
+                         std::string_view password = {}, Recovery recovery = Recovery::strict);
 std::string pdf_dump_file(const std::string& path, const SourceOptions& source, int level, const Limits& limits = {},
-                          unsigned threads = 0, Recovery recovery = Recovery::strict);
+                          unsigned threads = 0, std::string_view password = {}, Recovery recovery = Recovery::strict);
 
 }  // namespace docconform::pdf
