@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include "docconform/error.h"
 #include "docconform/pdf/dump.h"
@@ -26,11 +27,15 @@ inline void write_scratch(const std::string& path, const std::uint8_t* data, std
 }
 
 // "ok <digest>" or "<kind>: <message> @offset" of the level-3 dump read on up to `threads`
-// threads; io errors never count as an outcome.
+// threads; io errors never count as an outcome. dump, when given, receives the dump.
 inline std::string pdf_outcome(const std::string& path, const pdf::SourceOptions& options, const pdf::Limits& limits,
-                               unsigned threads) {
+                               unsigned threads, pdf::Recovery recovery = pdf::Recovery::strict,
+                               std::string* dump = nullptr) {
   try {
-    return "ok " + sha256_hex(pdf::pdf_dump_file(path, options, 3, limits, threads));
+    std::string text = pdf::pdf_dump_file(path, options, 3, limits, threads, {}, recovery);
+    const std::string digest = sha256_hex(text);
+    if (dump != nullptr) *dump = std::move(text);
+    return "ok " + digest;
   } catch (const Error& e) {
     if (e.kind() == ErrorKind::io) std::abort();
     return std::string(to_string(e.kind())) + ": " + e.message() + " @" +

@@ -12,6 +12,7 @@ from pdf_syntax import Name, SyntaxFault, parse_object, skip_space
 
 STARTXREF = re.compile(rb"startxref[\x00\t\n\x0c\r ]+([0-9]+)")
 TABLE_TOKEN = re.compile(rb"[\x00\t\n\x0c\r ]*([0-9]+|[a-z]+)")
+WHITE_SPACE = re.compile(rb"[\x00\t\n\x0c\r ]*")
 OBJECT_HEADER = re.compile(rb"[0-9]+[\x00\t\n\x0c\r ]+[0-9]+[\x00\t\n\x0c\r ]+obj")
 
 
@@ -103,8 +104,9 @@ def sections(data):
                 raise SectionFault("section at %d reached twice" % offset)
             seen.add(offset)
             at = header + offset
-            if data.startswith(b"xref", at):
-                entries, trailer = table_at(data, at)
+            keyword_at = WHITE_SPACE.match(data, at).end()  # rule 3: white space before `xref` is skipped
+            if data.startswith(b"xref", keyword_at):
+                entries, trailer = table_at(data, keyword_at)
                 form = "table"
                 stream = trailer.get(Name(b"XRefStm"))
                 if isinstance(stream, int) and not isinstance(stream, bool):

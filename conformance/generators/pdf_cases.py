@@ -55,12 +55,12 @@ class Builder:
         self.data += out + b"trailer\n" + trailer + b"\nstartxref\n%d\n%%%%EOF\n" % at
         return at
 
-    def xref_stream(self, num, rows, extra, predictor=b"png", row_types=(2,)):
-        """rows: list of (num, type, f2, f3); the stream's own row is added. predictor: b"png"
-        (row k encoded with PNG filter type row_types[k % len(row_types)]), b"tiff" (TIFF
-        predictor 2) or None (no filter)."""
+    def xref_stream(self, num, rows, extra, predictor=b"png", row_types=(2,), self_offset=None):
+        """rows: list of (num, type, f2, f3); the stream's own row is added (at self_offset when
+        given, else where it is). predictor: b"png" (row k encoded with PNG filter type
+        row_types[k % len(row_types)]), b"tiff" (TIFF predictor 2) or None (no filter)."""
         at = len(self.data)
-        rows = sorted(rows + [(num, 1, at, 0)])
+        rows = sorted(rows + [(num, 1, at if self_offset is None else self_offset, 0)])
         index, packed, prev = [], b"", bytes(7)
         for k, (n, t, f2, f3) in enumerate(rows):
             if index and n == index[-1][0] + index[-1][1]:
@@ -143,11 +143,56 @@ def objstm_file(n=b"3", first=None, header_nums=(1, 2, 3), xref_index_shift=0, s
     return bytes(b.data)
 
 
-def xref_stream_plain(predictor=b"png", row_types=(2,)):
+def xref_stream_plain(predictor=b"png", row_types=(2,), self_offset=None):
     b = Builder()
     one_page(b)
     rows = [(0, 0, 0, 65535)] + [(n, 1, b.offsets[n], 0) for n in (1, 2, 3)]
-    b.xref_stream(4, rows, b"/Size 5 /Root 1 0 R", predictor, row_types)
+    b.xref_stream(4, rows, b"/Size 5 /Root 1 0 R", predictor, row_types, self_offset)
+    return bytes(b.data)
+
+
+def entry_at_4294967295():
+    """Object 3's entry gives offset 4294967295, past the end of the file."""
+    data = classic()
+    b = Builder()
+    one_page(b)
+    return replace_once(data, b"%010d 00000 n" % b.offsets[3], b"4294967295 00000 n")
+
+
+def object_number_past_2_31():
+    """A subsection starting at object 2147483648: beyond every object-number limit."""
+    data = classic()
+    return replace_once(data, b"trailer\n", b"2147483648 1\n" + entry(9, 0, b"n") + b"trailer\n")
+
+
+def broken_xref_stream_over_object_stream():
+    """The catalog, pages and page live in object stream 4; the xref stream's data is not
+    Flate, so only a scan finds them (and the catalogue through the xref stream's /Root)."""
+    data = objstm_file()
+    at = data.index(b"5 0 obj")
+    start = data.index(b"stream\n", at) + 7
+    end = data.index(b"\nendstream", start)
+    junk = b"J" * (end - start)
+    return data[:start] + junk + data[end:]
+
+
+def no_xref_no_trailer():
+    """Objects only: no table, no trailer, no startxref; the catalogue is found by its /Type."""
+    data = classic()
+    return data[:data.index(b"\nxref\n") + 1]
+
+
+def white_space_before_xref(white, at_prev):
+    """startxref (or, in an update, /Prev) pointing at white space before `xref`."""
+    b = Builder()
+    one_page(b)
+    b.obj(4, b"(version one)")
+    b.data += white
+    at = b.table(range(5), b"<< /Size 5 /Root 1 0 R >>") - len(white)
+    if not at_prev:
+        return set_startxref(bytes(b.data), at)
+    b.obj(4, b"(version two)")
+    b.table([4], b"<< /Size 5 /Root 1 0 R /Prev %d >>" % at)
     return bytes(b.data)
 
 
@@ -360,6 +405,9 @@ CASES = {
     "y_subsections_comments_indirect_length.pdf": subsections_and_comments(),
     "y_text_strings_as_bytes.pdf": text_strings(),
     "y_names_as_bytes.pdf": names_as_bytes(),
+    "y_startxref_at_lf_before_xref.pdf": white_space_before_xref(b"\n", False),
+    "y_prev_at_lf_before_xref.pdf": white_space_before_xref(b"\n", True),
+    "y_xref_stream_self_entry_offset_0.pdf": xref_stream_plain(self_offset=0),
     "n_prev_loop.pdf": prev_loop(),
     "n_startxref_beyond_eof.pdf": set_startxref(classic(), 999999),
     "n_startxref_into_object.pdf": set_startxref(classic(), 40),
@@ -375,6 +423,10 @@ CASES = {
     "n_stream_length_self_reference.pdf": self_length(),
     "n_page_tree_loop.pdf": page_loop(),
     "n_deflate_bomb.pdf": deflate_bomb(),
+    "i_recover_entry_at_4294967295.pdf": entry_at_4294967295(),
+    "i_recover_object_number_past_2_31.pdf": object_number_past_2_31(),
+    "i_recover_broken_xref_stream_over_object_stream.pdf": broken_xref_stream_over_object_stream(),
+    "i_recover_no_xref_no_trailer.pdf": no_xref_no_trailer(),
     "i_empty_object_is_null.pdf": empty_object(),
     "i_leading_garbage_before_header.pdf": leading_garbage(),
     "i_duplicate_key_last_wins.pdf": duplicate_key(),

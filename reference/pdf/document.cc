@@ -22,7 +22,7 @@ const char* to_string(XrefSection::Form form) {
   return "?";
 }
 
-Document::Document(ByteSource& source, Limits limits, std::string_view password)
+Document::Document(ByteSource& source, Limits limits, std::string_view password, Recovery recovery)
     : source_(source),
       limits_(limits),
       memory_(std::make_shared<Budget>(limits.max_memory, "max_memory", "memory held by the load (bytes)")),
@@ -33,7 +33,15 @@ Document::Document(ByteSource& source, Limits limits, std::string_view password)
                     std::to_string(Limits::deepest_supported) + ")");
   }
   try {
-    load_xref();
+    try {
+      load_xref();
+    } catch (const Error& e) {
+      if (recovery == Recovery::strict || (e.kind() != ErrorKind::format && e.kind() != ErrorKind::limit)) throw;
+      rebuild_xref(e);
+    }
+    if (recovery == Recovery::rebuild && repairs_.empty()) {
+      if (const std::optional<Error> fault = strict_read_fault()) rebuild_xref(*fault);
+    }
   } catch (const std::bad_alloc&) {
     throw allocation_failure({source_.name(), "xref", std::nullopt});
   }
@@ -74,6 +82,8 @@ Document::Document(ByteSource& source, const Document& indexed)
       trailer_(indexed.trailer_),
       xref_(indexed.xref_),
       sections_(indexed.sections_),
+      chain_streams_(indexed.chain_streams_),
+      repairs_(indexed.repairs_),
       security_(indexed.security_),
       encrypt_num_(indexed.encrypt_num_),
       impl_(std::make_unique<Impl>()) {
@@ -159,13 +169,18 @@ void Document::read_at(std::uint64_t offset, std::uint32_t num, std::uint32_t ge
         object.stream_offset = offset + parser.pos();
       }
       ++stats_.objects_parsed;
+      stats_.parsed_bytes += parser.pos();
       break;
     } catch (const NeedMore&) {
+      stats_.parsed_bytes += span;
       if (want >= grow_limit) {
         throw Error(ErrorKind::limit, {file, part.str(), offset},
                     "object is larger than " + std::to_string(grow_limit) + " bytes (max_object_bytes)");
       }
       want = std::min(want * 8, grow_limit);
+    } catch (const Error&) {
+      stats_.parsed_bytes += parser.pos();
+      throw;
     }
   }
   if (object.kind != Kind::stream) return;
@@ -209,7 +224,7 @@ void Document::object(std::uint32_t num, Object& into) {
   const XrefEntry entry = num < xref().size() ? xref()[num] : XrefEntry{};
   if (entry.type == XrefEntry::Type::offset) {
     FetchGuard guard(impl_->fetching, num, *this);
-    read_at(entry.offset, num, entry.gen, true, into);
+    read_at(object_offset(num, entry), num, entry.gen, true, into);
     // Strings of objects in an object stream were decrypted with the stream; the /Encrypt
     // dictionary's and an xref stream's are never encrypted.
     if (security_ && num != encrypt_num_ && !(into.kind == Kind::stream && is_xref_stream(into))) {
@@ -220,6 +235,48 @@ void Document::object(std::uint32_t num, Object& into) {
     compressed(num, entry, into);
   } else {
     into = Object{};
+  }
+}
+
+std::uint64_t Document::object_offset(std::uint32_t num, const XrefEntry& entry) {
+  for (const ChainStream& stream : chain_streams_) {
+    if (stream.id.num == num && stream.id.gen == entry.gen) {
+      return stream.offset == entry.offset || holds_header(entry.offset, num, entry.gen) ? entry.offset : stream.offset;
+    }
+  }
+  return entry.offset;
+}
+
+std::optional<Error> Document::strict_read_fault() {
+  for (std::uint32_t num = 1; num < xref().size(); ++num) {
+    const XrefEntry& entry = xref()[num];
+    if (entry.type != XrefEntry::Type::offset) continue;
+    const std::uint64_t offset = object_offset(num, entry);
+    if (!holds_header(offset, num, entry.gen)) {
+      return Error(ErrorKind::format, {source_.name(), object_part(num, entry.gen), offset},
+                   "the xref entry points at no 'N G obj' with its number and generation");
+    }
+  }
+  try {
+    catalog();
+  } catch (const Error& e) {
+    if (e.kind() != ErrorKind::format && e.kind() != ErrorKind::limit) throw;
+    return e;
+  }
+  drop_caches();
+  return std::nullopt;
+}
+
+bool Document::holds_header(std::uint64_t offset, std::uint32_t num, std::uint32_t gen) {
+  if (offset >= source_.size()) return false;
+  const auto span = static_cast<std::size_t>(std::min<std::uint64_t>(source_.size() - offset, 4096));
+  Parser probe(source_.map(offset, span), span, offset, true, limits_, source_.name(), "object header");
+  try {
+    if (probe.parse_uint("object number") != num || probe.parse_uint("generation number") != gen) return false;
+    probe.expect_keyword("obj");
+    return true;
+  } catch (const Error&) {
+    return false;
   }
 }
 

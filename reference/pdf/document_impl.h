@@ -26,6 +26,10 @@ struct Cluster {
   std::uint64_t held_bytes() const { return data.size() + 2 * slots.size() * sizeof(slots[0]); }
 };
 
+// The (object number, offset from /First) pairs of object stream stream_num's header, read as
+// the reader reads them. Throws Error.
+std::vector<std::pair<std::uint32_t, std::uint64_t>> object_stream_slots(Document& doc, std::uint32_t stream_num);
+
 struct Document::Impl {
   std::vector<Cluster> clusters;
   std::uint64_t cluster_bytes = 0;  // the clusters' held_bytes()

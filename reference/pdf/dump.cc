@@ -138,7 +138,13 @@ void write_pdf_dump(Document& document, int level, const std::function<void(std:
   }
   const auto& xref = document.xref();
   // Lines gather in out, which goes to the sink a full piece at a time.
-  std::string out = "docconform-dump pdf 1\nlevel " + std::to_string(level) + "\n";
+  std::string out = "docconform-dump pdf 1\n";
+  if (!document.repairs().empty()) {
+    out += "recovered";
+    for (std::size_t i = 0; i < document.repairs().size(); ++i) out += (i == 0 ? " " : "; ") + document.repairs()[i];
+    out += '\n';
+  }
+  out += "level " + std::to_string(level) + "\n";
   const auto flush_full_pieces = [&] {
     std::size_t at = 0;
     for (; out.size() - at >= piece_bytes; at += piece_bytes) sink(std::string_view(out).substr(at, piece_bytes));
@@ -312,9 +318,10 @@ std::string pdf_dump(Document& document, int level, unsigned threads) {
 }
 
 void write_pdf_dump_file(const std::string& path, const SourceOptions& source_options, int level, const Limits& limits,
-                         const std::function<void(std::string_view)>& sink, unsigned threads, std::string_view password) {
+                         const std::function<void(std::string_view)>& sink, unsigned threads, std::string_view password,
+                         Recovery recovery) {
   auto source = open_source(path, source_options);
-  Document document(*source, limits, password);
+  Document document(*source, limits, password, recovery);
   // The file must not have shrunk while it was read (every worker reads the same file): then
   // what was read is not reported, and an error met on the way is reported as the truncation.
   try {
@@ -327,9 +334,10 @@ void write_pdf_dump_file(const std::string& path, const SourceOptions& source_op
 }
 
 std::string pdf_dump_file(const std::string& path, const SourceOptions& source_options, int level, const Limits& limits,
-                          unsigned threads, std::string_view password) {
+                          unsigned threads, std::string_view password, Recovery recovery) {
   std::string dump;
-  write_pdf_dump_file(path, source_options, level, limits, [&](std::string_view piece) { dump += piece; }, threads, password);
+  write_pdf_dump_file(path, source_options, level, limits, [&](std::string_view piece) { dump += piece; }, threads, password,
+                      recovery);
   return dump;
 }
 

@@ -64,6 +64,11 @@ Cluster load_cluster(Document& doc, std::uint32_t stream_num, const XrefEntry& s
 
 }  // namespace
 
+std::vector<std::pair<std::uint32_t, std::uint64_t>> object_stream_slots(Document& doc, std::uint32_t stream_num) {
+  const XrefEntry entry = stream_num < doc.xref().size() ? doc.xref()[stream_num] : XrefEntry{};
+  return load_cluster(doc, stream_num, entry, std::nullopt).slots;
+}
+
 void Document::compressed(std::uint32_t num, const XrefEntry& entry, Object& object) {
   const std::string& file = source_.name();
   if (entry.offset >= xref().size()) {

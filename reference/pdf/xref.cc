@@ -99,6 +99,21 @@ const Object* checked_size(const Object& trailer, const Limits& limits, const st
   return size;
 }
 
+// The first offset at or after `offset` that is not PDF white space (§7.2.2), read a window at a
+// time; the file's size when only white space follows.
+std::uint64_t skip_white_space(ByteSource& source, std::uint64_t offset) {
+  constexpr std::uint64_t window = 4096;
+  while (offset < source.size()) {
+    const auto span = static_cast<std::size_t>(std::min<std::uint64_t>(source.size() - offset, window));
+    const std::uint8_t* data = source.map(offset, span);
+    std::size_t i = 0;
+    while (i < span && is_pdf_whitespace(data[i])) ++i;
+    offset += i;
+    if (i < span) break;
+  }
+  return offset;
+}
+
 std::uint64_t field(const std::uint8_t* p, std::uint64_t width) {
   std::uint64_t value = 0;
   for (std::uint64_t i = 0; i < width; ++i) value = (value << 8) | p[i];
@@ -288,6 +303,7 @@ void Document::load_xref() {
     if (num > UINT32_MAX || gen > UINT32_MAX) probe.fail("object number out of range");
     Object stream;
     read_at(offset, static_cast<std::uint32_t>(num), static_cast<std::uint32_t>(gen), false, stream);
+    chain_streams_.push_back({{static_cast<std::uint32_t>(num), static_cast<std::uint32_t>(gen)}, offset});
     return stream;
   };
   for (bool newest = true;; newest = false) {
@@ -305,12 +321,14 @@ void Document::load_xref() {
     section.offset = next - header_offset_;
     MergedTable merged_table{table, header_offset_, *memory_, {file, "xref", next}, static_cast<std::uint32_t>(sections_.size())};
     Object trailer;
-    const auto probe_span = static_cast<std::size_t>(std::min<std::uint64_t>(size - next, 4));
-    const bool is_table = probe_span == 4 && std::memcmp(source_.map(next, probe_span), "xref", 4) == 0;
+    // White space before `xref` is skipped, as the object parser skips it before `N G obj`.
+    const std::uint64_t keyword_at = skip_white_space(source_, next);
+    const auto probe_span = static_cast<std::size_t>(std::min<std::uint64_t>(size - keyword_at, 4));
+    const bool is_table = probe_span == 4 && std::memcmp(source_.map(keyword_at, probe_span), "xref", 4) == 0;
     if (is_table) {
       Entries entries;
-      std::uint64_t trailer_at = next;
-      trailer = read_table(source_, next, limits_, entries, trailer_at);
+      std::uint64_t trailer_at = keyword_at;
+      trailer = read_table(source_, keyword_at, limits_, entries, trailer_at);
       checked_size(trailer, limits_, file, "trailer", trailer_at);
       if (const Object* stm = trailer.get("XRefStm"); stm != nullptr) {
         if (stm->kind != Kind::integer || stm->integer < 0) {

@@ -32,6 +32,7 @@ struct ReadOptions {
   int level = 2;
   unsigned threads = 0;
   bool serial = false;
+  bool recover = false;
   std::string password;
 
   unsigned thread_cap() const { return serial ? 1 : threads; }
@@ -48,6 +49,8 @@ void add_read_options(CLI::App* app, ReadOptions& o, bool with_level) {
   app->add_option("--source", o.source, "Byte source: mapped, pread, buffered or whole")->capture_default_str();
   add_source_size_options(app, o.sizes);
   o.limits.add_to(app);
+  app->add_flag("--recover", o.recover,
+                "Rebuild a missing, unreadable or wrong xref from a scan of the file; the dump then starts with a `recovered` line");
   app->add_option("--password", o.password, "Encrypted files: the user or the owner password (default: the empty user password)");
   if (with_level) {
     app->add_option("--level", o.level, "1: version, pages, object count; 2: + merged xref; 3: + sections, trailer, pages, every object")
@@ -64,7 +67,7 @@ void add_read_options(CLI::App* app, ReadOptions& o, bool with_level) {
 // computed piece by piece. Both stop at max_output_bytes.
 void dump_with(const ReadOptions& o, const DumpSink& sink) {
   write_pdf_dump_file(o.file, o.source_options(), o.level, o.limits.limits(), bounded_sink(o.limits.output_limits(), o.file, sink),
-                      o.thread_cap(), o.password);
+                      o.thread_cap(), o.password, o.recover ? Recovery::rebuild : Recovery::strict);
 }
 
 std::pair<std::string, std::string> split_assignment(const std::string& text, const char* what) {

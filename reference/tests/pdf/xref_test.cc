@@ -83,6 +83,30 @@ TEST(ClassicXref, EntryWithAnUnknownTypeIsAnErrorWithOffset) {
   }
 }
 
+// startxref at white space before `xref`, of one byte or a run (SPEC format pdf rule 3): the
+// file reads as with startxref at `xref`, and the section keeps the offset as written.
+TEST(ClassicXref, WhiteSpaceBeforeXrefAtTheStartxrefOffsetIsSkipped) {
+  const std::string pdf = classic_pdf(one_page());
+  const std::string standard = pdftest::dump(pdf, 2);
+  const std::size_t xref = pdf.rfind("xref\n0 ");
+  for (const std::string& white : std::vector<std::string>{"\n", "\r\n", " \r\n", std::string("\0\t\x0C ", 4) + std::string(5000, ' ')}) {
+    std::string shifted = pdf.substr(0, xref) + white + pdf.substr(xref);
+    shifted = shifted.substr(0, shifted.rfind("startxref\n")) + "startxref\n" + std::to_string(xref) + "\n%%EOF\n";
+    auto source = memory_source(shifted);
+    Document doc(*source);
+    EXPECT_EQ(doc.sections().at(0).offset, xref);
+    EXPECT_EQ(pdftest::dump(shifted, 2), standard) << white.size();
+  }
+}
+
+TEST(ClassicXref, CommentBeforeXrefAtTheStartxrefOffsetStillRejects) {
+  const std::string pdf = classic_pdf(one_page());
+  const std::size_t xref = pdf.rfind("xref\n0 ");
+  std::string shifted = pdf.substr(0, xref) + "%c\n" + pdf.substr(xref);
+  shifted = shifted.substr(0, shifted.rfind("startxref\n")) + "startxref\n" + std::to_string(xref) + "\n%%EOF\n";
+  EXPECT_THROW(pdftest::dump(shifted, 2), Error);
+}
+
 // Ends `out` with an xref stream, object rows.size(), which lists itself last, and startxref.
 // keys go into its dictionary; encode stores the rows (default: PNG Up rows of 7 columns).
 std::string with_xref_stream(std::string out, std::vector<Row> rows, const std::string& keys = "",
@@ -120,6 +144,43 @@ std::string xref_stream_pdf(bool with_objstm) {
            std::to_string(packed.size()) + " >>\nstream\n" + packed + "\nendstream\nendobj\n";
   }
   return with_xref_stream(out, rows, "/Root 1 0 R");
+}
+
+// An xref stream whose own entry gives offset 0 or another object's offset (SPEC format pdf rule
+// 6): level 2 keeps the entry, level 3 reads the stream where the chain read it.
+TEST(XrefStream, OwnEntryThatMissesItIsReadWhereTheChainReadIt) {
+  for (const std::uint64_t wrong : {std::uint64_t{0}, std::uint64_t{9}}) {
+    std::string out = "%PDF-1.5\n";
+    std::vector<Row> rows = {{0, 0, 65535}};
+    for (const std::string& body : one_page()) {
+      rows.push_back({1, out.size(), 0});
+      out += std::to_string(rows.size() - 1) + " 0 obj\n" + body + "\nendobj\n";
+    }
+    const std::string pdf = with_xref_stream(out, rows, "/Root 1 0 R", "/Predictor 12 /Columns 7", [&](std::vector<Row> all) {
+      all.back().f2 = wrong;
+      return predicted_rows(all);
+    });
+    auto source = memory_source(pdf);
+    Document doc(*source);
+    EXPECT_EQ(doc.xref().at(4).offset, wrong);
+    const Object stream = doc.object(4);
+    ASSERT_EQ(stream.kind, Kind::stream);
+    EXPECT_EQ(stream.get("Type")->bytes, "XRef");
+    EXPECT_NE(pdftest::dump(pdf, 3).find("\nobj 4 0 stream <<"), std::string::npos);
+  }
+}
+
+// The exception is only for xref streams: another object's entry that misses it still rejects.
+TEST(XrefStream, AnotherObjectsEntryThatMissesItStillRejects) {
+  std::string out = "%PDF-1.5\n";
+  std::vector<Row> rows = {{0, 0, 65535}};
+  for (const std::string& body : one_page()) {
+    rows.push_back({1, out.size(), 0});
+    out += std::to_string(rows.size() - 1) + " 0 obj\n" + body + "\nendobj\n";
+  }
+  rows[3].f2 = 0;
+  const std::string pdf = with_xref_stream(out, rows, "/Root 1 0 R");
+  EXPECT_THROW(pdftest::dump(pdf, 3), Error);
 }
 
 TEST(XrefStream, PngPredictedFlateStream) {

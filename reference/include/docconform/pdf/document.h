@@ -49,9 +49,16 @@ class SecurityHandler;
 
 struct ReaderStats {
   std::uint64_t objects_parsed = 0;
+  std::uint64_t parsed_bytes = 0;  // object syntax the parser went through (failed attempts included)
   std::uint64_t objstm_inflated = 0;  // object streams decoded (cache misses)
   std::uint64_t objstm_cache_hits = 0;
   double inflate_seconds = 0;  // time spent in zlib (xref and object streams)
+};
+
+// What a Document does with a file whose cross-reference chain cannot be read as written.
+enum class Recovery : std::uint8_t {
+  strict,   // the error is thrown
+  rebuild,  // the xref is rebuilt from a scan of the file, and repairs() says so
 };
 
 class Document {
@@ -59,8 +66,10 @@ class Document {
   // Reads the header, startxref and the whole cross-reference chain, and, when the trailer has
   // /Encrypt, opens the standard security handler with `password` (tried as the user password,
   // then as the owner password; empty = the empty user password). Throws Error; a password that
-  // opens nothing is Error(unsupported) saying a password is needed.
-  Document(ByteSource& source, Limits limits = {}, std::string_view password = {});
+  // opens nothing is Error(unsupported) saying a password is needed. With Recovery::rebuild, a
+  // chain that fails, an in-use entry that does not point at its object, or a trailer without a
+  // catalogue makes the reader rebuild the xref from a scan.
+  Document(ByteSource& source, Limits limits = {}, std::string_view password = {}, Recovery recovery = Recovery::strict);
   // A second reader of an opened document over another source of the same bytes
   // (ByteSource::another()): it takes the cross-reference data already read instead of reading
   // the chain again, and shares no mutable state with `indexed`, so each can serve a thread.
@@ -71,6 +80,8 @@ class Document {
 
   const std::string& header_version() const { return header_version_; }
   const Object& trailer() const { return trailer_; }
+  // The repairs recovery made, each naming its offset; empty when the strict read succeeded.
+  const std::vector<std::string>& repairs() const { return repairs_; }
   const std::vector<XrefEntry>& xref() const { return *xref_; }
   const std::vector<XrefSection>& sections() const { return sections_; }
   // Where the section that lists object num's entry starts in the file (errors about an entry
@@ -126,8 +137,19 @@ class Document {
 
  private:
   void read_at(std::uint64_t offset, std::uint32_t num, std::uint32_t gen, bool check_header, Object& object);
+  // Where object num's bytes are read from: the entry's offset, or the chain's copy of an xref
+  // stream whose entry does not point at it.
+  std::uint64_t object_offset(std::uint32_t num, const XrefEntry& entry);
+  bool holds_header(std::uint64_t offset, std::uint32_t num, std::uint32_t gen);
   void compressed(std::uint32_t num, const XrefEntry& entry, Object& object);
   void load_xref();
+  void read_header();
+  // Why a strictly read file would not serve a dump (an in-use entry that misses its object, a
+  // trailer without a catalogue), as the error strict reading would meet; nullopt when it serves.
+  std::optional<Error> strict_read_fault();
+  void rebuild_xref(const Error& cause);
+  // The direct object at offset (a trailer dictionary), parsed_bytes counted.
+  Object parse_at(std::uint64_t offset, const char* part);
   void open_security(std::string_view password);
   // The stream's dictionary with /Filter and /DecodeParms resolved.
   Object filters_resolved(const Object& stream);
@@ -142,6 +164,14 @@ class Document {
   // Never changes once read, so the readers of one document share it instead of copying it.
   std::shared_ptr<const std::vector<XrefEntry>> xref_ = std::make_shared<const std::vector<XrefEntry>>();
   std::vector<XrefSection> sections_;
+  // The xref streams read in the chain, newest first, and where (absolute): an in-use entry for one of them
+  // that does not point at it is read from there (conformance/SPEC.md format pdf, rule 6).
+  struct ChainStream {
+    ObjectId id;
+    std::uint64_t offset = 0;
+  };
+  std::vector<ChainStream> chain_streams_;
+  std::vector<std::string> repairs_;
   ReaderStats stats_;
   // Shared, never changed once opened; null for a file without /Encrypt.
   std::shared_ptr<const SecurityHandler> security_;

@@ -30,11 +30,12 @@ void write_pdf_dump(Document& document, int level, const std::function<void(std:
                     unsigned threads = 0);
 std::string pdf_dump(Document& document, int level, unsigned threads = 0);
 // Opens path with the given source (and password, for an encrypted file: Document) and dumps
-// it; errors carry the file name.
+// it; errors carry the file name. A dump of a file read with recovery starts (after its header
+// line) with the `recovered` line of its repairs.
 void write_pdf_dump_file(const std::string& path, const SourceOptions& source, int level, const Limits& limits,
                          const std::function<void(std::string_view)>& sink, unsigned threads = 0,
-                         std::string_view password = {});
+                         std::string_view password = {}, Recovery recovery = Recovery::strict);
 std::string pdf_dump_file(const std::string& path, const SourceOptions& source, int level, const Limits& limits = {},
-                          unsigned threads = 0, std::string_view password = {});
+                          unsigned threads = 0, std::string_view password = {}, Recovery recovery = Recovery::strict);
 
 }  // namespace docconform::pdf

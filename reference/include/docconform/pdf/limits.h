@@ -29,6 +29,9 @@ struct Limits {
   // each reader is parsing, the page tree walked, the page lines of a level-3 dump. (Decoded
   // streams are bounded by max_stream_decoded each and the cache limits above.)
   std::uint64_t max_memory = 2ull << 30;
+  // Recovery (`--recover`): the object syntax parsed while rebuilding the xref from a scan, at
+  // most this many times the file's size (plus 1 MiB), however the headers found overlap.
+  std::uint64_t recovery_parse_ratio = 4;
 
   // A tighter profile for fuzzing: small inputs must not buy large allocations or long loops.
   static Limits fuzz() {
@@ -62,6 +65,7 @@ struct Limits {
     visit("objstm_cache", &Limits::objstm_cache);
     visit("objstm_cache_bytes", &Limits::objstm_cache_bytes);
     visit("max_memory", &Limits::max_memory);
+    visit("recovery_parse_ratio", &Limits::recovery_parse_ratio);
   }
 };
 
