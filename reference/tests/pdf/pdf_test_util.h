@@ -3,6 +3,7 @@
 #pragma once
 
 #include <unistd.h>
+#include <zlib.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -18,6 +19,16 @@
 #include "docconform/pdf/source.h"
 
 namespace pdftest {
+
+// zlib's deflate of data: a FlateDecode stream's bytes.
+inline std::string deflate(const std::string& data) {
+  uLongf size = compressBound(static_cast<uLong>(data.size()));
+  std::string out(size, '\0');
+  compress(reinterpret_cast<Bytef*>(out.data()), &size, reinterpret_cast<const Bytef*>(data.data()),
+           static_cast<uLong>(data.size()));
+  out.resize(size);
+  return out;
+}
 
 // The bytes of a generated file.
 inline std::string generated_pdf(const docconform::pdf::GenerateOptions& options) {

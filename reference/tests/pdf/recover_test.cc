@@ -1,7 +1,6 @@
 // Recovery (Recovery::rebuild, `--recover`): the xref rebuilt from a scan of the file when the
 // chain is missing, unreadable or wrong, and the `recovered` line that says so.
 #include <gtest/gtest.h>
-#include <zlib.h>
 
 #include <string>
 
@@ -14,6 +13,7 @@ using docconform::Error;
 using docconform::ErrorKind;
 using namespace docconform::pdf;
 using pdftest::classic_pdf;
+using pdftest::deflate;
 using pdftest::one_page;
 
 std::string recovered_dump(const std::string& bytes, int level = 2, Limits limits = {}) {
@@ -95,14 +95,6 @@ TEST(Recover, TheLatestDefinitionOfANumberWins) {
   const std::string dump = recovered_dump(with_startxref(pdf, "1"), 3);
   EXPECT_NE(dump.find("\nxref 3 0 n " + std::to_string(later) + "\n"), std::string::npos);
   EXPECT_NE(dump.find("rotate 90"), std::string::npos);
-}
-
-std::string deflate(const std::string& data) {
-  uLongf size = compressBound(static_cast<uLong>(data.size()));
-  std::string out(size, '\0');
-  compress(reinterpret_cast<Bytef*>(out.data()), &size, reinterpret_cast<const Bytef*>(data.data()), static_cast<uLong>(data.size()));
-  out.resize(size);
-  return out;
 }
 
 // Objects 1-3 in object stream 4, then an xref stream 5 whose data is corrupt: its dictionary

@@ -18,15 +18,8 @@ namespace {
 using docconform::Error;
 using namespace docconform::pdf;
 using pdftest::classic_pdf;
+using pdftest::deflate;
 using pdftest::one_page;
-
-std::string deflate(const std::string& data) {
-  uLongf size = compressBound(static_cast<uLong>(data.size()));
-  std::string out(size, '\0');
-  compress(reinterpret_cast<Bytef*>(out.data()), &size, reinterpret_cast<const Bytef*>(data.data()), static_cast<uLong>(data.size()));
-  out.resize(size);
-  return out;
-}
 
 std::string be(std::uint64_t value, int width) {
   std::string out;
