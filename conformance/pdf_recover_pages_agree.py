@@ -5,8 +5,7 @@ real PDFs (both repair damaged files by default: qpdf reconstructs the xref, pik
 Counted: the files both qpdf (`qpdf --show-npages`, exit 0 or 3 = warnings) and pikepdf
 (`len(pikepdf.open(f).pages)`) open with the same page count. A file agrees when the reference's
 `pages` line equals that count. Prints each disagreement with the reference's first error or
-its `recovered` line, then the figure. Encrypted files are opened with the empty password by both
-peers; the reference does not decrypt.
+its `recovered` line, then the figure. Every reader opens encrypted files with the empty password.
 Usage: pdf_recover_pages_agree.py DOCCONFORM DIR [--jobs N]
 """
 import concurrent.futures
