@@ -79,9 +79,10 @@ constexpr std::size_t piece_bytes = 1 << 20;
 // The level-3 object lines are made a wave at a time, in jobs of objects_per_job objects taken in
 // file order: an object stream is then inflated about once a wave however its objects' numbers
 // interleave with other streams'. A wave holds about wave_line_bytes of lines: its object count
-// follows the lines made so far (the first wave is one job, as lines may be long; then at least a
-// job, at most max_objects_per_wave). Neither depends on the thread count, so the first error a
-// dump meets is the same at every count.
+// follows the lines made so far (the first wave is one job, and a wave at most doubles the one
+// before, as the first objects' lines may be short and the later ones long; at most
+// max_objects_per_wave). Neither depends on the thread count, so the first error a dump meets is
+// the same at every count.
 constexpr std::size_t wave_line_bytes = 8 << 20;
 constexpr std::size_t max_objects_per_wave = 65536;
 constexpr std::size_t objects_per_job = 512;
@@ -224,13 +225,13 @@ SweepResult write_pdf_dump(Document& document, int level, const std::function<vo
     }
   }
   document.drop_caches();  // the page walk's: the readers read for themselves
-  HeldBytes held;
+  const std::uint64_t batch_bytes = document.limits().dump_batch_bytes;
+  HeldBytes held(std::min(batch_bytes, document.source().size()));
   Readers readers(document, planned_threads(numbers.size() / objects_per_job + 1, threads), held);
   // Batches: numbers[first, batch_end) are parsed from bytes copied out of the file in file order
   // (each worker sweeping a share), so a batch costs one sweep of the file whatever the order of
   // its numbers there. A batch's extents (an object's own bytes, or its object stream's, counted
   // once) add up to at most dump_batch_bytes; an extent larger than that alone is read where it lies.
-  const std::uint64_t batch_bytes = document.limits().dump_batch_bytes;
   const bool hold = batch_bytes > 0 && document.source().kind() != SourceKind::whole;
   std::optional<ObjectExtents> extents;
   if (hold) extents.emplace(document);
@@ -271,13 +272,13 @@ SweepResult write_pdf_dump(Document& document, int level, const std::function<vo
   Wave waves[2];
   std::size_t made_bytes = 0;
   std::size_t written_next = 0;  // lines made in the wave before, still to be written
+  std::size_t wanted = 0;        // objects a wave takes: at most twice the wave before's
   for (std::size_t w = 0, first = 0; first < numbers.size() || written_next > 0; ++w) {
     if (first == batch_end && first < numbers.size()) batch_end = next_batch(first);
-    const std::size_t wanted = first == 0 ? objects_per_job
-                                          : std::clamp(static_cast<std::size_t>(static_cast<double>(wave_line_bytes) *
-                                                                                static_cast<double>(first) /
-                                                                                static_cast<double>(std::max<std::size_t>(made_bytes, 1))),
-                                                       objects_per_job, max_objects_per_wave);
+    wanted = first == 0 ? objects_per_job
+                        : std::clamp(static_cast<std::size_t>(static_cast<double>(wave_line_bytes) * static_cast<double>(first) /
+                                                              static_cast<double>(std::max<std::size_t>(made_bytes, 1))),
+                                     objects_per_job, std::min(max_objects_per_wave, 2 * wanted));
     const std::size_t count = std::min(wanted, batch_end - first);
     const std::size_t jobs = (count + objects_per_job - 1) / objects_per_job;
     Wave& making = waves[w % 2];

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 #include "docconform/parallel.h"
 
@@ -44,11 +45,8 @@ void HeldBytes::fill(std::vector<ByteRange> ranges, const std::vector<ByteSource
       total += r.end - r.begin;
     }
   }
-  if (total > capacity_) {
-    bytes_.reset();
-    bytes_.reset(new std::uint8_t[total]);
-    capacity_ = total;
-  }
+  if (total > capacity_) throw std::logic_error("HeldBytes::fill: the ranges exceed the capacity");
+  if (!bytes_ && total > 0) bytes_.reset(new std::uint8_t[capacity_]);
   // Share k reads runs [first[k], first[k + 1]): cut where the bytes read so far pass k / n.
   const std::size_t shares = std::max<std::size_t>(1, std::min(sources.size(), runs_.size()));
   std::vector<std::size_t> first(shares + 1, runs_.size());

@@ -32,7 +32,10 @@ struct ByteRange {
 
 class HeldBytes {
  public:
-  // Replaces what is held with the ranges (merged where they overlap or touch), read through
+  // Holds at most capacity bytes at a time: the buffer is allocated once, on the first fill.
+  explicit HeldBytes(std::uint64_t capacity) : capacity_(capacity) {}
+  // Replaces what is held with the ranges (merged where they overlap or touch; together at
+  // most the capacity), read through
   // sources[0..n): the ranges in file order are cut into n shares of about equal size, each read
   // front to back through one source, on up to n threads.
   void fill(std::vector<ByteRange> ranges, const std::vector<ByteSource*>& sources);
@@ -40,7 +43,6 @@ class HeldBytes {
   const std::uint8_t* find(std::uint64_t offset, std::size_t size) const;
   // How many bytes from offset on are held in one piece (0 when offset is not held).
   std::uint64_t held_from(std::uint64_t offset) const;
-  std::uint64_t capacity() const { return capacity_; }
 
  private:
   struct Run {
@@ -50,7 +52,7 @@ class HeldBytes {
 
   std::vector<Run> runs_;  // sorted by offset, disjoint
   std::unique_ptr<std::uint8_t[]> bytes_;
-  std::uint64_t capacity_ = 0;
+  std::uint64_t capacity_;
 };
 
 // A source that serves what a HeldBytes holds and leaves every other request to the source it
