@@ -15,10 +15,14 @@
 
 namespace docconform::cli {
 
-void FileListOptions::add_to(CLI::App* app) {
+void FileListOptions::add_inputs_to(CLI::App* app) {
   app->add_option("files", files, "Input files (several: each one's output framed, conformance/SPEC.md section 1)");
   app->add_option("--files-from", files_from, "Also the files listed in LIST, one path per line ('-' = standard input)")
       ->type_name("LIST");
+}
+
+void FileListOptions::add_to(CLI::App* app) {
+  add_inputs_to(app);
   app->add_option("--output", output, "Write to FILE, replaced only when complete ('-' = standard output)")
       ->type_name("FILE")
       ->capture_default_str();

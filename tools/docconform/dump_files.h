@@ -22,7 +22,9 @@ struct FileListOptions {
   std::string output = "-";
   std::size_t pending_bytes = default_pending_output_bytes;
 
-  // The positional files, --files-from, --output and --max-pending-output.
+  // The positional files and --files-from.
+  void add_inputs_to(CLI::App* app);
+  // Those, --output and --max-pending-output.
   void add_to(CLI::App* app);
   // The files, then the list's; Error(usage) when there are none.
   std::vector<std::string> paths() const;

@@ -8,10 +8,10 @@ others still run, the exit status of the first failed file, and --output replace
 the output is complete (conformance/SPEC.md section 1, "Output of the CLI")."""
 import hashlib
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
+
+from cli_cases import run_cases
 
 BINARY, ROOT = sys.argv[1], sys.argv[2]
 ONLY = set(sys.argv[3:])
@@ -158,22 +158,5 @@ def pending_output_is_bounded(work):
     assert run(["dump", "xlsx", "--threads", "2", "--max-pending-output", "0"] + paths).stdout == free
 
 
-def main():
-    failed = 0
-    for function in CASES:
-        if ONLY and function.__name__ not in ONLY:
-            continue
-        work = tempfile.mkdtemp(prefix="docconform-dump-files-")
-        try:
-            function(work)
-            print(f"ok   {function.__name__}")
-        except Exception as error:  # noqa: BLE001 - every case reports, then the next runs
-            failed += 1
-            print(f"FAIL {function.__name__}: {error!r}")
-        finally:
-            shutil.rmtree(work, ignore_errors=True)
-    return 1 if failed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_cases(CASES, ONLY, "docconform-dump-files-"))
