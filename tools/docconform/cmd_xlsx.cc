@@ -56,9 +56,8 @@ void add_xlsx_commands(CommandGroups& groups) {
   auto* dump = groups.dump.add_subcommand("xlsx", "Canonical dump of a workbook (conformance/SPEC.md, format xlsx)");
   add_load_flags(dump, *dump_flags);
   dump->callback([dump_flags] {
-    const auto wb = xlsx::load_workbook_file(dump_flags->file, dump_flags->options());
     OutputFile out("-");
-    xlsx::write_dump(wb, bounded_sink(dump_flags->limits.output_limits(), dump_flags->file, [&](std::string_view piece) { out.write(piece); }));
+    xlsx::write_streamed_dump_file(dump_flags->file, dump_flags->options(), bounded_sink(dump_flags->limits.output_limits(), dump_flags->file, [&](std::string_view piece) { out.write(piece); }));
     out.commit();
   });
 
@@ -66,9 +65,8 @@ void add_xlsx_commands(CommandGroups& groups) {
   auto* digest = groups.digest.add_subcommand("xlsx", "SHA-256 of the canonical dump of a workbook");
   add_load_flags(digest, *digest_flags);
   digest->callback([digest_flags] {
-    const auto wb = xlsx::load_workbook_file(digest_flags->file, digest_flags->options());
     Sha256 hash;
-    xlsx::write_dump(wb, bounded_sink(digest_flags->limits.output_limits(), digest_flags->file, [&](std::string_view piece) { hash.update(piece); }));
+    xlsx::write_streamed_dump_file(digest_flags->file, digest_flags->options(), bounded_sink(digest_flags->limits.output_limits(), digest_flags->file, [&](std::string_view piece) { hash.update(piece); }));
     std::cout << hash.final_hex() << "\n";
   });
 
