@@ -3,8 +3,7 @@
 
 Usage: check_bench_xlsx_json.py DOCCONFORM_BENCH (the docconform beside it generates the input)
 Generates a small workbook, runs one repeat at 1 and 2 threads (with the dump phase) and checks
-the shape and that both digests agree, not the
-times (they are measurements, not tests).
+the shape and that both digests agree, not the times (they are measurements, not tests).
 """
 import json
 import os
