@@ -9,7 +9,9 @@
 // stitch, chunk by chunk) and finds every error; then the dump parses them again and writes each
 // chunk's cells as it comes. A sheet out of order, or one whose split point was unsafe (re-parsed
 // whole), is held whole for its turn, as the full load holds it, charged to max_memory.
+#include <algorithm>
 #include <memory>
+#include <optional>
 
 #include "docconform/xlsx/dump.h"
 #include "dump_writer.h"
@@ -26,12 +28,18 @@ enum class SheetMode : std::uint8_t {
 
 constexpr std::size_t no_part = static_cast<std::size_t>(-1);
 
+// Chunks consumed between calls of release_input: with ~512 KiB chunks, 32 MiB of sheet XML,
+// a few MiB of a mapped file.
+constexpr std::size_t chunks_per_release = 64;
+
 class StreamedDump {
  public:
-  StreamedDump(std::string_view bytes, const LoadOptions& options, const std::string& label, std::size_t window)
+  // release_input (may be empty) lets go of the input read so far (a mapping's pages).
+  StreamedDump(std::string_view bytes, const LoadOptions& options, const std::string& label, std::size_t window,
+               const std::function<void()>& release_input)
       : options_(with_worker_inflate(options)),
         package_(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), label, options.limits),
-        budgets_(options.limits), window_(std::max<std::size_t>(window, 1)) {}
+        budgets_(options.limits), window_(std::max<std::size_t>(window, 1)), release_input_(release_input) {}
 
   // Pass 1: every error of the load, and what each sheet needs before its first line.
   void survey();
@@ -43,6 +51,11 @@ class StreamedDump {
     options.inflate = InflateMode::workers;
     return options;
   }
+  // Called by the consumer after each chunk and at each sheet's end.
+  void consumed(bool sheet_end) {
+    if (!release_input_ || (!sheet_end && ++consumed_ % chunks_per_release != 0)) return;
+    release_input_();
+  }
 
   LoadOptions options_;
   Package package_;
@@ -51,6 +64,8 @@ class StreamedDump {
   WorkbookIndex index_;
   SheetParseContext context_;  // knows the shared string table's size after the survey
   std::vector<SheetMode> modes_;  // per worksheet part
+  const std::function<void()>& release_input_;
+  std::size_t consumed_ = 0;
 };
 
 void StreamedDump::survey() {
@@ -73,6 +88,7 @@ void StreamedDump::survey() {
   consumer.window = window_;
   consumer.chunk = [&](std::size_t part, ChunkResult& result, const std::exception_ptr& error, bool final) {
     Survey& sheet = sheets[part];
+    consumed(false);
     sheet.stitcher->add(result, error, final);
     if (!sheet.stitcher->sound()) return;
     sheet.order.add(result.segment);
@@ -87,6 +103,7 @@ void StreamedDump::survey() {
   };
   consumer.sheet_end = [&](std::size_t part, const std::exception_ptr& stream_error) {
     sheets[part].stream_error = stream_error;
+    consumed(true);
   };
   const std::size_t table = stream_sheets(package_, parts, context_, options_, consumer, shared_strings);
   const std::optional<std::size_t> unchecked = shared_strings ? std::optional(table) : std::nullopt;
@@ -167,6 +184,7 @@ void StreamedDump::write(const std::function<void(std::string_view)>& sink) {
   consumer.charge_inflate = false;  // the survey counted every part
   consumer.chunk = [&](std::size_t part, ChunkResult& result, const std::exception_ptr& error, bool final) {
     start(part);
+    consumed(false);
     if (modes_[part] == SheetMode::whole) return;
     current.stitcher->add(result, error, final);
     if (!current.stitcher->sound()) return;  // thrown at the sheet's end (the file changed?)
@@ -190,6 +208,7 @@ void StreamedDump::write(const std::function<void(std::string_view)>& sink) {
       current.held_memory = 0;
     }
     writer.sheet_end(sheet_of_part[part]);
+    consumed(true);
   };
   stream_sheets(package_, parts, context_, options_, consumer);
   for (; next_sheet < wb.sheets.size(); ++next_sheet) {  // chartsheets after the last worksheet
@@ -199,12 +218,11 @@ void StreamedDump::write(const std::function<void(std::string_view)>& sink) {
   writer.end();
 }
 
-}  // namespace
-
-void write_streamed_dump(std::string_view bytes, const LoadOptions& options, const std::string& label,
-                         const std::function<void(std::string_view)>& sink, std::size_t window) {
+void stream_dump(std::string_view bytes, const LoadOptions& options, const std::string& label,
+                 const std::function<void(std::string_view)>& sink, std::size_t window,
+                 const std::function<void()>& release_input) {
   std::unique_ptr<StreamedDump> dump = with_serial_retry(options, label, [&](const LoadOptions& how) {
-    auto attempt = std::make_unique<StreamedDump>(bytes, how, label, window);
+    auto attempt = std::make_unique<StreamedDump>(bytes, how, label, window, release_input);
     attempt->survey();
     return attempt;
   });
@@ -215,12 +233,19 @@ void write_streamed_dump(std::string_view bytes, const LoadOptions& options, con
   }
 }
 
+}  // namespace
+
+void write_streamed_dump(std::string_view bytes, const LoadOptions& options, const std::string& label,
+                         const std::function<void(std::string_view)>& sink, std::size_t window) {
+  stream_dump(bytes, options, label, sink, window, {});
+}
+
 void write_streamed_dump_file(const std::string& path, const LoadOptions& options,
                               const std::function<void(std::string_view)>& sink, std::size_t window) {
   const FileMapping mapping(path);
   // A file that shrank while it was read gives that error, whatever its lost bytes led to.
   try {
-    write_streamed_dump(mapping.bytes(), options, path, sink, window);
+    stream_dump(mapping.bytes(), options, path, sink, window, [&] { mapping.drop_resident_pages(); });
     mapping.verify_unchanged();
   } catch (const Error&) {
     mapping.verify_unchanged();
