@@ -22,7 +22,6 @@ struct LoadFlags {
   unsigned threads = 0;
   bool serial = false;
   bool no_shortcut = false;
-  std::string inflate = "workers";
   std::size_t chunk_bytes = xlsx::LoadOptions{}.chunk_bytes;
 
   unsigned thread_cap() const { return serial ? 1 : threads; }
@@ -30,7 +29,6 @@ struct LoadFlags {
   xlsx::LoadOptions options(unsigned file_threads) const {
     xlsx::LoadOptions o;
     o.threads = file_threads;
-    o.inflate = inflate == "serial" ? xlsx::InflateMode::serial : xlsx::InflateMode::workers;
     o.chunk_bytes = chunk_bytes;
     o.shortcut = !no_shortcut;
     o.limits = limits.limits();
@@ -45,18 +43,15 @@ void add_load_flags(CLI::App* app, LoadFlags& flags) {
   app->add_flag("--serial", flags.serial, "Load every file on the calling thread only");
   app->add_flag("--no-shortcut", flags.no_shortcut,
                 "Read every cell and shared string token by token (the result must not change)");
-  app->add_option("--inflate", flags.inflate, "Where sheet parts are inflated: workers (default) or serial (phase A)")
-      ->check(CLI::IsMember({"workers", "serial"}));
   app->add_option("--chunk-bytes", flags.chunk_bytes, "Split sheets into chunks of about this much XML (0 = never)")
       ->transform(byte_range(0, max_bytes_option));
   flags.limits.add_to(app);
 }
 
-// The dump of the loaded workbook, in pieces, stopped at max_output_bytes.
+// The dump of the workbook, streamed as its sheets are parsed, stopped at max_output_bytes.
 FileDumper dumper(const LoadFlags& flags) {
   return [&flags](const std::string& path, unsigned threads, const DumpSink& sink) {
-    const auto wb = xlsx::load_workbook_file(path, flags.options(threads));
-    xlsx::write_dump(wb, bounded_sink(flags.limits.output_limits(), path, sink));
+    xlsx::write_streamed_dump_file(path, flags.options(threads), bounded_sink(flags.limits.output_limits(), path, sink));
   };
 }
 
