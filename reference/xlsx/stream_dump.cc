@@ -28,8 +28,8 @@ enum class SheetMode : std::uint8_t {
 
 constexpr std::size_t no_part = static_cast<std::size_t>(-1);
 
-// Chunks consumed between calls of release_input: with ~512 KiB chunks, 32 MiB of sheet XML,
-// a few MiB of a mapped file.
+// Chunks (and sheet ends) consumed between calls of release_input: with ~512 KiB chunks, 32 MiB
+// of sheet XML, a few MiB of a mapped file.
 constexpr std::size_t chunks_per_release = 64;
 
 class StreamedDump {
@@ -51,9 +51,10 @@ class StreamedDump {
     options.inflate = InflateMode::workers;
     return options;
   }
-  // Called by the consumer after each chunk and at each sheet's end.
-  void consumed(bool sheet_end) {
-    if (!release_input_ || (!sheet_end && ++consumed_ % chunks_per_release != 0)) return;
+  // Called by the consumer after each chunk and at each sheet's end (a workbook of many small
+  // sheets must not pay one release a sheet).
+  void consumed() {
+    if (!release_input_ || ++consumed_ % chunks_per_release != 0) return;
     release_input_();
   }
 
@@ -88,7 +89,7 @@ void StreamedDump::survey() {
   consumer.window = window_;
   consumer.chunk = [&](std::size_t part, ChunkResult& result, const std::exception_ptr& error, bool final) {
     Survey& sheet = sheets[part];
-    consumed(false);
+    consumed();
     sheet.stitcher->add(result, error, final);
     if (!sheet.stitcher->sound()) return;
     sheet.order.add(result.segment);
@@ -103,7 +104,7 @@ void StreamedDump::survey() {
   };
   consumer.sheet_end = [&](std::size_t part, const std::exception_ptr& stream_error) {
     sheets[part].stream_error = stream_error;
-    consumed(true);
+    consumed();
   };
   const std::size_t table = stream_sheets(package_, parts, context_, options_, consumer, shared_strings);
   const std::optional<std::size_t> unchecked = shared_strings ? std::optional(table) : std::nullopt;
@@ -184,7 +185,7 @@ void StreamedDump::write(const std::function<void(std::string_view)>& sink) {
   consumer.charge_inflate = false;  // the survey counted every part
   consumer.chunk = [&](std::size_t part, ChunkResult& result, const std::exception_ptr& error, bool final) {
     start(part);
-    consumed(false);
+    consumed();
     if (modes_[part] == SheetMode::whole) return;
     current.stitcher->add(result, error, final);
     if (!current.stitcher->sound()) return;  // thrown at the sheet's end (the file changed?)
@@ -208,7 +209,7 @@ void StreamedDump::write(const std::function<void(std::string_view)>& sink) {
       current.held_memory = 0;
     }
     writer.sheet_end(sheet_of_part[part]);
-    consumed(true);
+    consumed();
   };
   stream_sheets(package_, parts, context_, options_, consumer);
   for (; next_sheet < wb.sheets.size(); ++next_sheet) {  // chartsheets after the last worksheet
