@@ -3,7 +3,7 @@
 fake_adapters/: the gate fails safe (filters that select nothing, unknown or skipped gated
 implementations, adapter failures) and its counts agree with the exit status and the JUnit report.
 
-Usage: conform_cli.py DOCCONFORM gate|byo|shards|page, or conform_cli.py DOCCONFORM installed BUILD_DIR
+Usage: conform_cli.py DOCCONFORM gate|byo|shards|page|consensus|batch, or conform_cli.py DOCCONFORM installed BUILD_DIR
 shards: two shards (--shard K/N) merged by `conform merge` give the results, the reports and the
 exit status of one whole run; shards of different runs, given twice or missing are refused.
 page: the results page of a run with recorded and new departures and a matrix wider than a
