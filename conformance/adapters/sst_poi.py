@@ -7,6 +7,8 @@ directory and renames it into place), then runs one JVM per case:
   sst_poi.py FILE sst                  -> POI reads the table: the canonical sst dump
   sst_poi.py STRINGS sstw DOCCONFORM   -> HSSFWorkbook writes the cells of a strings file into
                                           a .xls; our reader dumps its SST (sst_writing.py)
+  sst_poi.py --batch FORMAT DOCCONFORM -> batch mode (conformance/SPEC.md section 2): one JVM
+                                          for every input of FORMAT
   sst_poi.py cells XLS                 -> every cell's string as POI reads it (not an adapter
                                           run: for conformance/sst_real_readers.py)
 Exit statuses as conformance/SPEC.md says (0 dump, 1 rejected, 2 unsupported).
@@ -53,6 +55,9 @@ def compiled_classes():
 def main():
     if sys.argv[1] == "cells":
         os.execvp("java", ["java", "-Xmx1g", "-cp", compiled_classes() + ":" + JARS, "SstPoi", "cells", sys.argv[2]])
+    if sys.argv[1] == "--batch":
+        # Many inputs in one JVM: the full JIT pays off over them.
+        os.execvp("java", ["java", "-Xmx1g", "-Xshare:auto", "-cp", compiled_classes() + ":" + JARS, "SstPoi", "batch"] + sys.argv[2:])
     path, fmt = sys.argv[1], sys.argv[2]
     classes = compiled_classes()
     # Small cases: a small heap and the quick-starting compiler only. Large inputs (the speed
