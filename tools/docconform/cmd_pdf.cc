@@ -15,6 +15,7 @@
 #include "docconform/pdf/generate.h"
 #include "docconform/pdf/writer.h"
 #include "docconform/sha256.h"
+#include "inflater_option.h"
 #include "limit_options.h"
 #include "option_ranges.h"
 #include "pdf_source_options.h"
@@ -27,6 +28,7 @@ using namespace docconform::pdf;
 struct ReadOptions {
   std::string file;
   LimitOptions<Limits> limits;
+  InflaterOption inflater;
   std::string source = to_string(SourceOptions{}.kind);
   SourceOptions sizes;  // window, granularity, buffer
   int level = 2;
@@ -36,6 +38,12 @@ struct ReadOptions {
   std::string password;
 
   unsigned thread_cap() const { return serial ? 1 : threads; }
+
+  Limits reader_limits() const {
+    Limits l = limits.limits();
+    l.inflater = inflater.kind();
+    return l;
+  }
 
   SourceOptions source_options() const {
     SourceOptions o = sizes;
@@ -49,6 +57,7 @@ void add_read_options(CLI::App* app, ReadOptions& o, bool with_level) {
   app->add_option("--source", o.source, "Byte source: mapped, pread, buffered or whole")->capture_default_str();
   add_source_size_options(app, o.sizes);
   o.limits.add_to(app);
+  o.inflater.add_to(app);
   app->add_flag("--recover", o.recover,
                 "Rebuild a missing, unreadable or wrong xref from a scan of the file; the dump then starts with a `recovered` line");
   app->add_option("--password", o.password, "Encrypted files: the user or the owner password (default: the empty user password)");
@@ -66,7 +75,7 @@ void add_read_options(CLI::App* app, ReadOptions& o, bool with_level) {
 // A dump is printed only once complete (a level-3 dump can fail at any object); a digest is
 // computed piece by piece. Both stop at max_output_bytes.
 void dump_with(const ReadOptions& o, const DumpSink& sink) {
-  write_pdf_dump_file(o.file, o.source_options(), o.level, o.limits.limits(), bounded_sink(o.limits.output_limits(), o.file, sink),
+  write_pdf_dump_file(o.file, o.source_options(), o.level, o.reader_limits(), bounded_sink(o.limits.output_limits(), o.file, sink),
                       o.thread_cap(), o.password, o.recover ? Recovery::rebuild : Recovery::strict);
 }
 

@@ -10,6 +10,7 @@
 #include "docconform/xlsx/dump.h"
 #include "docconform/xlsx/generator.h"
 #include "docconform/xlsx/workbook.h"
+#include "inflater_option.h"
 #include "limit_options.h"
 #include "option_ranges.h"
 
@@ -23,6 +24,7 @@ struct LoadFlags {
   bool serial = false;
   bool no_shortcut = false;
   std::string inflate = "workers";
+  InflaterOption inflater;
   std::size_t chunk_bytes = xlsx::LoadOptions{}.chunk_bytes;
 
   xlsx::LoadOptions options() const {
@@ -31,6 +33,7 @@ struct LoadFlags {
     o.inflate = inflate == "serial" ? xlsx::InflateMode::serial : xlsx::InflateMode::workers;
     o.chunk_bytes = chunk_bytes;
     o.shortcut = !no_shortcut;
+    o.inflater = inflater.kind();
     o.limits = limits.limits();
     return o;
   }
@@ -46,6 +49,7 @@ void add_load_flags(CLI::App* app, LoadFlags& flags) {
       ->check(CLI::IsMember({"workers", "serial"}));
   app->add_option("--chunk-bytes", flags.chunk_bytes, "Split sheets into chunks of about this much XML (0 = never)")
       ->transform(byte_range(0, max_bytes_option));
+  flags.inflater.add_to(app);
   flags.limits.add_to(app);
 }
 
