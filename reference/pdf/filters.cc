@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 #include "common/inflate_stream.h"
 #include "docconform/error.h"
@@ -108,6 +109,22 @@ std::string apply_predictor(std::string data, const Object* params, const Filter
 
 namespace {
 
+// Where zlib's input stands once `cap` bytes have come out: the offset of the limit error, the
+// same whichever inflater hit the limit (a faster one reads ahead).
+std::uint64_t zlib_input_at_output(std::string_view raw, std::uint64_t cap) {
+  InflateStream stream(InflaterKind::zlib, DeflateWrapper::zlib);
+  std::vector<std::uint8_t> sink(64 << 10);
+  const auto* in = reinterpret_cast<const std::uint8_t*>(raw.data());
+  std::size_t at = 0;
+  for (std::uint64_t out = 0; out < cap;) {
+    const auto step = stream.inflate(in + at, raw.size() - at, sink.data(), std::min<std::uint64_t>(sink.size(), cap - out), true);
+    at += step.consumed;
+    out += step.produced;
+    if (step.status != InflateStatus::more) break;
+  }
+  return stream.total_in();
+}
+
 // Where a faster inflater fails, or finds the deflate data cut short, zlib decodes the stream
 // again and its verdict stands: inflaters stop a few bytes apart on bad data, and inside
 // invalid data cut short one may see the bad code and the other the early end.
@@ -126,8 +143,9 @@ std::string inflate_with(InflaterKind inflater, std::string_view raw, const Filt
       ctx.limits.max_stream_decoded, std::max<std::uint64_t>(1ull << 20, raw.size() * ctx.limits.inflate_ratio));
   for (;;) {
     const std::size_t used = out.size();
-    if (used >= cap) {  // the same bytes come out of every inflater: no second opinion needed
-      throw Error(ErrorKind::limit, {ctx.file, ctx.part, file_offset(stream.total_in())},
+    if (used >= cap) {
+      const std::uint64_t consumed = reference ? stream.total_in() : zlib_input_at_output(raw, cap);
+      throw Error(ErrorKind::limit, {ctx.file, ctx.part, file_offset(consumed)},
                   "inflated data exceeds " + std::to_string(cap) + " bytes (decoded-size / inflate-ratio limit)");
     }
     chunk = std::min<std::uint64_t>(chunk, cap - used);
