@@ -9,5 +9,6 @@ void add_xlsx_bench(CLI::App& app);
 void add_pdf_bench(CLI::App& app);
 void add_sst_bench(CLI::App& app);
 void add_peers_bench(CLI::App& app);
+void add_files_bench(CLI::App& app);
 
 }  // namespace docconform::bench

@@ -38,6 +38,9 @@ def main():
             problems.append("count %s, sst_bytes %s, identical %s, poi %s" % (d["count"], d["sst_bytes"], d["identical"], d["poi"]))
         if not d["copy_floor"].get("median_s", 0) > 0:
             problems.append("copy floor not timed")
+        for key in ("fast_memory_over_copy_floor", "cpu_fast_memory_over_copy_floor"):
+            if not d["ratios"].get(key, 0) > 0:
+                problems.append("ratio %s missing" % key)
     for p in problems:
         print("bench sst JSON: " + p)
     return 1 if problems else 0

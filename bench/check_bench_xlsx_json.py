@@ -2,8 +2,8 @@
 """The JSON of `docconform-bench xlsx` has the fields the XLSX issue documents.
 
 Usage: check_bench_xlsx_json.py DOCCONFORM_BENCH (the docconform beside it generates the input)
-Generates a small workbook, runs one repeat at 1 and 2 threads and checks the shape, not the
-times (they are measurements, not tests).
+Generates a small workbook, runs one repeat at 1 and 2 threads (with the dump phase) and checks
+the shape and that both digests agree, not the times (they are measurements, not tests).
 """
 import json
 import os
@@ -19,11 +19,12 @@ def main():
         book = os.path.join(tmp, "b.xlsx")
         subprocess.run([docconform, "gen", "xlsx", "--sheets", "2", "--rows", "300", "--cols", "4", book], check=True,
                        capture_output=True)
-        out = subprocess.run([binary, "xlsx", book, "--threads", "1,2", "--repeat", "1", "--json"],
+        out = subprocess.run([binary, "xlsx", book, "--threads", "1,2", "--repeat", "1", "--json", "--dump"],
                              check=True, capture_output=True).stdout
     d = json.loads(out)
     problems = []
-    for key in ("cells", "inflater", "zlib_inflate_only_s", "inflate_only_s", "inflate_package_s", "ceiling_speedup", "runs"):
+    for key in ("cells", "inflater", "zlib_inflate_only_s", "inflate_only_s", "inflate_package_s", "ceiling_speedup", "runs",
+                "dump"):
         if key not in d:
             problems.append("missing key %s" % key)
     if not problems:
@@ -48,6 +49,15 @@ def main():
             if not (r.get("inflate_only_s", 0) > 0 and r.get("vs_inflate_only", 0) > 0 and r.get("zlib_inflate_only_s", 0) > 0
                     and r.get("vs_zlib_inflate_only", 0) > 0):
                 problems.append("run %s has no floor or ratio to it" % r.get("threads"))
+        if [r.get("threads") for r in d["dump"]] != [1, 2]:
+            problems.append("dump is for threads %s, expected [1, 2]" % [r.get("threads") for r in d["dump"]])
+        for r in d["dump"]:
+            for key in ("full_median_s", "streamed_median_s", "streamed_speed_vs_full", "full_peak_rss_bytes",
+                        "streamed_peak_rss_bytes"):
+                if not r.get(key, 0) > 0:
+                    problems.append("dump %s lacks a positive %s" % (r.get("threads"), key))
+            if r.get("digests_equal") is not True:
+                problems.append("dump %s: the streamed digest differs from the full load's" % r.get("threads"))
     for p in problems:
         print("bench xlsx JSON: " + p)
     return 1 if problems else 0

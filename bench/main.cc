@@ -13,5 +13,6 @@ int main(int argc, char** argv) {
   docconform::bench::add_pdf_bench(app);
   docconform::bench::add_sst_bench(app);
   docconform::bench::add_peers_bench(app);
+  docconform::bench::add_files_bench(app);
   return docconform::cli::run_program(app, argc, argv, "docconform-bench");
 }

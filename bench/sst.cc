@@ -53,23 +53,38 @@ struct Run {
   std::vector<double> wall, cpu;   // per round
 };
 
+// The floor of any writer into memory: the finished bytes copied into a memory sink in
+// record-sized pieces, with no string handling at all, told what to expect as the writers do.
+void copy_floor(const std::string& bytes, MemorySink& sink) {
+  sink.expect(bytes.size());
+  for (std::size_t at = 0; at < bytes.size(); at += max_record_data) {
+    const std::size_t n = std::min<std::size_t>(max_record_data, bytes.size() - at);
+    std::memcpy(sink.claim(n), bytes.data() + at, n);
+  }
+}
+
 // One writer into a group of sinks, in rounds: each round writes once into each sink in turn,
 // so the sinks of a round share the state of the shared host, and a ratio between two sinks is
-// the median of the rounds' ratios (paired()). One untimed round first. Timed: sink creation,
-// writing, finish. A sink's previous output is destroyed (its file deleted) before the clock
-// starts: unmapping 40 MB, or truncating 40 MB of page cache in open(O_TRUNC), is not part of
-// writing an SST (POI's timing leaves its array to the GC).
-std::vector<Run> measure(const SstTable& table, WriterKind writer, const std::vector<SinkKind>& kinds, const BenchOptions& o) {
+// the median of the rounds' ratios (paired()). With floor_bytes, each round ends with the copy
+// floor of those bytes (a run of writer "copy", sink memory), paired the same way. One untimed
+// round first. Timed: sink creation, writing, finish. A sink's previous output is destroyed
+// (its file deleted) before the clock starts: unmapping 40 MB, or truncating 40 MB of page
+// cache in open(O_TRUNC), is not part of writing an SST (POI's timing leaves its array to the
+// GC).
+std::vector<Run> measure(const SstTable& table, WriterKind writer, const std::vector<SinkKind>& kinds, const BenchOptions& o,
+                         const std::string* floor_bytes = nullptr) {
   struct Target {
     SinkKind kind;
     std::string path;
     std::unique_ptr<RecordSink> previous;  // after the rounds, the last one's output is hashed
     MemorySink* memory = nullptr;
+    bool floor = false;
   };
   std::vector<Target> targets;
   for (const SinkKind kind : kinds) {
     targets.push_back({kind, (fs::path(o.dir) / ("docconform-bench-sst-" + std::to_string(::getpid()) + "." + to_string(kind))).string(), nullptr, nullptr});
   }
+  if (floor_bytes != nullptr) targets.push_back({SinkKind::memory, "", nullptr, nullptr, true});
   std::vector<Run> runs(targets.size());
   for (int round = 0; round <= o.repeat; ++round) {
     for (std::size_t k = 0; k < targets.size(); ++k) {
@@ -85,7 +100,11 @@ std::vector<Run> measure(const SstTable& table, WriterKind writer, const std::ve
         } else {
           sink = make_file_sink(t.kind, t.path);
         }
-        write_sst(writer, table, *sink);
+        if (t.floor) {
+          copy_floor(*floor_bytes, *t.memory);
+        } else {
+          write_sst(writer, table, *sink);
+        }
         sink->finish();
         t.previous = std::move(sink);
       });
@@ -105,7 +124,7 @@ std::vector<Run> measure(const SstTable& table, WriterKind writer, const std::ve
       fs::remove(t.path);
     }
     Run& r = runs[k];
-    r.writer = to_string(writer);
+    r.writer = t.floor ? "copy" : to_string(writer);
     r.sink = to_string(t.kind);
     r.stats = summarize(r.wall);
     r.cpu_stats = summarize(r.cpu);
@@ -122,24 +141,6 @@ double paired(const Run& a, const Run& b, bool cpu) {
   std::vector<double> ratios;
   for (std::size_t i = 0; i < std::min(x.size(), y.size()); ++i) ratios.push_back(x[i] / y[i]);
   return ratios.empty() ? 0 : summarize(ratios).median;
-}
-
-// The floor of any writer into memory: the finished bytes copied into a new memory sink in
-// record-sized pieces, with no string handling at all.
-Run measure_copy_floor(const std::string& bytes, int repeat) {
-  std::unique_ptr<MemorySink> previous;  // after the timing, the last run's
-  const auto [stats, cpu_stats] = time_runs(Repeats{repeat}, [&] { previous.reset(); }, [&] {
-    auto sink = make_memory_sink();
-    sink->expect(bytes.size());  // as the writers do
-    for (std::size_t at = 0; at < bytes.size(); at += max_record_data) {
-      const std::size_t n = std::min<std::size_t>(max_record_data, bytes.size() - at);
-      std::memcpy(sink->claim(n), bytes.data() + at, n);
-    }
-    sink->finish();
-    previous = std::move(sink);
-  });
-  const std::string logical(previous->bytes());
-  return {"copy", "memory", stats, cpu_stats, sha256_hex(logical), logical.size(), {}, {}};
 }
 
 // Apache POI's phases on the SST records (SST and CONTINUE, without EXTSST), through the poi
@@ -189,18 +190,30 @@ void bench(const BenchOptions& o) {
       groups.front().push_back(kind);
     }
   }
+  // The copy floor takes its turn in the rounds of the fast writer's memory sink, so the two
+  // share the state of the host round by round (measured apart, a burst of load on one side
+  // moved their ratio by 3x); without that sink, it is measured alone.
   std::vector<Run> runs;
+  bool floor_measured = false;
   for (const auto& w : o.writers) {
+    const WriterKind writer = parse_writer_kind(w);
     for (const auto& group : groups) {
       if (group.empty()) continue;
+      const bool with_floor = writer == WriterKind::fast && std::ranges::find(group, SinkKind::memory) != group.end() && !floor_measured;
       std::string names;
       for (const SinkKind kind : group) names += (names.empty() ? "" : ",") + std::string(to_string(kind));
-      std::cerr << "bench sst: " << w << " -> " << names << ", " << o.repeat << " rounds\n";
-      for (Run& r : measure(table, parse_writer_kind(w), group, o)) runs.push_back(std::move(r));
+      std::cerr << "bench sst: " << w << " -> " << names << (with_floor ? ", copy floor" : "") << ", " << o.repeat << " rounds\n";
+      for (Run& r : measure(table, writer, group, o, with_floor ? &reference : nullptr)) runs.push_back(std::move(r));
+      floor_measured = floor_measured || with_floor;
     }
   }
-  std::cerr << "bench sst: copy floor\n";
-  const Run floor = measure_copy_floor(reference, o.repeat);
+  if (!floor_measured) {
+    std::cerr << "bench sst: copy floor, " << o.repeat << " rounds\n";
+    for (Run& r : measure(table, WriterKind::fast, {}, o, &reference)) runs.push_back(std::move(r));
+  }
+  const auto floor_at = std::find_if(runs.begin(), runs.end(), [](const Run& r) { return r.writer == "copy"; });
+  const Run floor = std::move(*floor_at);
+  runs.erase(floor_at);
   const std::string expected = sha256_hex(reference);
   bool identical = floor.sha256 == expected;
   for (const Run& r : runs) identical = identical && r.sha256 == expected;
@@ -246,9 +259,9 @@ void bench(const BenchOptions& o) {
          ",\"max_s\":" + number_text(floor.stats.max) + ",\"cpu_median_s\":" + number_text(floor.cpu_stats.median) + "}";
   out += ",\"ratios\":{";
   std::vector<std::pair<std::string, double>> ratios;
-  // Sinks against the memory sink are paired by round; writers, POI and the floor ran apart,
-  // so theirs are ratios of medians. Then the same in CPU time: on a loaded machine, wall time
-  // also counts waiting for a core.
+  // Sinks against the memory sink, and the fast memory sink against the floor, are paired by
+  // round; writers and POI ran apart, so theirs are ratios of medians. Then the same in CPU
+  // time: on a loaded machine, wall time also counts waiting for a core.
   const Run* fast_memory_run = find("fast", "memory");
   for (const bool cpu : {false, true}) {
     const std::string prefix = cpu ? "cpu_" : "";
@@ -261,7 +274,7 @@ void bench(const BenchOptions& o) {
       }
     }
     if (!cpu && poi_serialize != nullptr) ratios.push_back({"poi_over_fast_memory", poi_serialize->seconds / fast_memory});
-    ratios.push_back({prefix + "fast_memory_over_copy_floor", fast_memory / (cpu ? floor.cpu_stats.median : floor.stats.median)});
+    if (const double r = paired_of(fast_memory_run, &floor, cpu); r > 0) ratios.push_back({prefix + "fast_memory_over_copy_floor", r});
   }
   for (std::size_t i = 0; i < ratios.size(); ++i) {
     if (i > 0) out += ',';

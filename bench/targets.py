@@ -34,6 +34,7 @@ TARGETS = [
     ("sst", "SST: fast memory sink >= 1 GB/s (MB/s)", lambda d: fast_run(d, "memory")["mb_per_s"], 1000, False),
     ("sst", "SST: file sink within 1.3x of memory", lambda d: d["ratios"]["fast_file_over_memory"], 1.3, True),
     ("sst", "SST: stream sink within 1.3x of memory", lambda d: d["ratios"]["fast_stream_over_memory"], 1.3, True),
+    ("sst", "SST: fast memory sink within 1.6x of the copy floor", lambda d: d["ratios"]["fast_memory_over_copy_floor"], 1.6, True),
     ("sst", "SST: every output identical, POI's bytes ours", lambda d: float(d["identical"] and d["poi"]["same_bytes_as_ours"]), 1, False),
 ]
 

@@ -22,6 +22,8 @@
 #include "common/inflate_stream.h"
 #include "docconform/error.h"
 #include "docconform/parallel.h"
+#include "docconform/sha256.h"
+#include "docconform/xlsx/dump.h"
 #include "docconform/xlsx/row_reader.h"
 #include "docconform/xlsx/workbook.h"
 #include "inflater_option.h"
@@ -46,6 +48,7 @@ struct BenchFlags {
   std::size_t chunk_bytes = xlsx::LoadOptions{}.chunk_bytes;
   bool compare_inflate = false;
   bool stream = false;
+  bool dump = false;
 };
 
 double now_s() { return std::chrono::duration<double>(Clock::now().time_since_epoch()).count(); }
@@ -135,6 +138,51 @@ void load_once(const std::string& bytes, const xlsx::LoadOptions& options, std::
 xlsx::LoadOptions with_threads(xlsx::LoadOptions options, unsigned threads) {
   options.threads = threads;
   return options;
+}
+
+// The digest of the canonical dump both ways, per thread count: the full load then the dump of
+// its model, against the streamed dump; times side by side in each round, peak RSS of each.
+struct DumpRun {
+  unsigned threads = 1;
+  std::vector<double> full, streamed, ratio;  // ratio: full time / streamed time, per round
+  std::uint64_t full_peak_rss = 0, streamed_peak_rss = 0;
+  bool digests_equal = true;
+};
+
+std::string full_digest(const std::string& bytes, const xlsx::LoadOptions& options) {
+  return xlsx::dump_sha256(xlsx::load_workbook(bytes, options, "bench"));
+}
+
+std::string streamed_digest(const std::string& bytes, const xlsx::LoadOptions& options) {
+  Sha256 hash;
+  xlsx::write_streamed_dump(bytes, options, "bench", [&](std::string_view piece) { hash.update(piece); });
+  return hash.final_hex();
+}
+
+DumpRun measure_dump(const std::string& bytes, const xlsx::LoadOptions& options, unsigned repeat) {
+  DumpRun run;
+  run.threads = options.threads;
+  const auto peak = [&](auto digest) {
+    ::malloc_trim(0);
+    reset_peak_rss();
+    const std::string d = digest(bytes, options);
+    return std::pair(d, peak_rss_bytes());
+  };
+  const auto [full, full_rss] = peak(full_digest);
+  const auto [streamed, streamed_rss] = peak(streamed_digest);
+  run.full_peak_rss = full_rss;
+  run.streamed_peak_rss = streamed_rss;
+  run.digests_equal = full == streamed;
+  for (unsigned i = 0; i < repeat; ++i) {
+    double t0 = now_s();
+    full_digest(bytes, options);
+    run.full.push_back(now_s() - t0);
+    t0 = now_s();
+    streamed_digest(bytes, options);
+    run.streamed.push_back(now_s() - t0);
+    run.ratio.push_back(run.full.back() / run.streamed.back());
+  }
+  return run;
 }
 
 Run measure(const std::string& bytes, const xlsx::LoadOptions& options, unsigned repeat, std::size_t& cells) {
@@ -375,6 +423,12 @@ void run_bench(const BenchFlags& flags) {
     stream = measure_stream(flags.file, sheets, repeat);
   }
 
+  std::vector<DumpRun> dumps;
+  if (flags.dump) {
+    std::cerr << "  digest: full load against streamed dump\n";
+    for (const unsigned t : thread_counts) dumps.push_back(measure_dump(bytes, with_threads(base, t), repeat));
+  }
+
   const double base_median = median(runs.front().wall);
   if (flags.json) {
     std::ostringstream j;
@@ -426,6 +480,19 @@ void run_bench(const BenchFlags& flags) {
         << ", \"cells\": " << stream.cells << ", \"peak_rss_bytes\": " << stream.peak_rss
         << ", \"peak_buffer_bytes\": " << stream.peak_buffer << "}";
     }
+    if (flags.dump) {
+      j << ",\n  \"dump\": [\n";
+      for (std::size_t i = 0; i < dumps.size(); ++i) {
+        const DumpRun& d = dumps[i];
+        j << "    {\"threads\": " << d.threads << ", \"full_median_s\": " << number(median(d.full))
+          << ", \"streamed_median_s\": " << number(median(d.streamed))
+          << ", \"streamed_speed_vs_full\": " << number(median(d.ratio))
+          << ", \"full_peak_rss_bytes\": " << d.full_peak_rss << ", \"streamed_peak_rss_bytes\": " << d.streamed_peak_rss
+          << ", \"digests_equal\": " << (d.digests_equal ? "true" : "false") << "}" << (i + 1 < dumps.size() ? "," : "")
+          << "\n";
+      }
+      j << "  ]";
+    }
     j << "\n}\n";
     std::cout << j.str();
     return;
@@ -444,6 +511,12 @@ void run_bench(const BenchFlags& flags) {
   if (flags.stream) {
     std::cout << "stream: " << number(stream.median_s) << " s, " << stream.rows << " rows, peak RSS "
               << stream.peak_rss / (1 << 20) << " MiB, peak buffer " << stream.peak_buffer << " bytes\n";
+  }
+  for (const DumpRun& d : dumps) {
+    std::cout << "digest threads " << d.threads << ": full load " << number(median(d.full)) << " s, peak RSS "
+              << d.full_peak_rss / (1 << 20) << " MiB; streamed " << number(median(d.streamed)) << " s, peak RSS "
+              << d.streamed_peak_rss / (1 << 20) << " MiB; speed vs full " << number(median(d.ratio))
+              << (d.digests_equal ? "" : "; DIGESTS DIFFER") << "\n";
   }
   for (const auto& [name, medians] : modes) {
     std::cout << "inflate " << name << ":";
@@ -471,6 +544,8 @@ void add_xlsx_bench(CLI::App& app) {
   flags->inflater.add_to(bench);
   bench->add_flag("--compare-inflate", flags->compare_inflate, "Also time both inflate modes at every thread count");
   bench->add_flag("--stream", flags->stream, "Also time the streaming row reader and report its peak memory");
+  bench->add_flag("--dump", flags->dump,
+                  "Also time the dump's digest per thread count: full load and dump against the streamed dump");
   bench->callback([flags] { run_bench(*flags); });
 }
 

@@ -1,7 +1,9 @@
 // xlsx_package: whole .xlsx packages. Every input either loads or fails with a docconform::Error;
 // a load on the pool (inflating in the workers, sheets split into small chunks) gives the same
 // dump, byte for byte, as the serial load read token by token (no shortcut for plain cells
-// and strings), and fails exactly when the serial load fails.
+// and strings), and fails exactly when the serial load fails. The streamed dump with the pool's
+// options (and a window of one chunk) gives the pool's dump or error, unless that load failed
+// on max_memory (the streamed dump holds less).
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -18,6 +20,16 @@ constexpr std::size_t max_input = 1 << 20;
 bool load(std::string_view bytes, const docconform::xlsx::LoadOptions& options, std::string& dump) {
   try {
     dump = docconform::xlsx::dump(docconform::xlsx::load_workbook(bytes, options, "fuzz.xlsx"));
+    return true;
+  } catch (const docconform::Error& e) {
+    dump = e.what();
+    return false;
+  }
+}
+
+bool stream(std::string_view bytes, const docconform::xlsx::LoadOptions& options, std::string& dump) {
+  try {
+    docconform::xlsx::write_streamed_dump(bytes, options, "fuzz.xlsx", [&](std::string_view piece) { dump.append(piece); }, 1);
     return true;
   } catch (const docconform::Error& e) {
     dump = e.what();
@@ -47,5 +59,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const bool ok_pooled = load(bytes, pooled, b);
   FUZZ_CHECK(ok_serial == ok_pooled, data, size);
   if (ok_serial) FUZZ_CHECK(a == b, data, size);
+  std::string c;
+  const bool ok_streamed = stream(bytes, pooled, c);
+  if (ok_pooled || b.find("max_memory") == std::string::npos) FUZZ_CHECK(b == c && ok_pooled == ok_streamed, data, size);
   return 0;
 }

@@ -142,7 +142,7 @@ void Document::read_at(std::uint64_t offset, std::uint32_t num, std::uint32_t ge
                 "offset is beyond the end of the file (" + std::to_string(size) + " bytes)");
   }
   const std::uint64_t grow_limit = check_header ? limits_.max_object_bytes : std::max(limits_.max_object_bytes, size);
-  std::uint64_t want = 4096;
+  std::uint64_t want = source_.first_span(offset, 4096);
   for (;;) {
     const std::uint64_t available = size - offset;
     const auto span = static_cast<std::size_t>(std::min(want, available));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <new>
+#include <optional>
 
 #include "docconform/budget.h"
 #include "docconform/canonical.h"
@@ -10,6 +11,7 @@
 #include "docconform/parallel.h"
 #include "docconform/pdf/writer.h"
 #include "docconform/sha256.h"
+#include "held_bytes.h"
 #include "parser.h"
 #include "readers.h"
 
@@ -77,10 +79,11 @@ constexpr std::size_t piece_bytes = 1 << 20;
 // The level-3 object lines are made a wave at a time, in jobs of objects_per_job objects taken in
 // file order: an object stream is then inflated about once a wave however its objects' numbers
 // interleave with other streams'. A wave holds about wave_line_bytes of lines: its object count
-// follows the lines made so far (at least a job, at most max_objects_per_wave). Neither depends on
-// the thread count, so the first error a dump meets is the same at every count.
+// follows the lines made so far (the first wave is one job, and a wave at most doubles the one
+// before, as the first objects' lines may be short and the later ones long; at most
+// max_objects_per_wave). Neither depends on the thread count, so the first error a dump meets is
+// the same at every count.
 constexpr std::size_t wave_line_bytes = 8 << 20;
-constexpr std::size_t first_wave_objects = 4096;
 constexpr std::size_t max_objects_per_wave = 65536;
 constexpr std::size_t objects_per_job = 512;
 
@@ -131,8 +134,8 @@ std::vector<std::uint32_t> file_order(const Document& document, const std::vecto
 
 }  // namespace
 
-void write_pdf_dump(Document& document, int level, const std::function<void(std::string_view)>& sink,
-                    unsigned threads) {
+SweepResult write_pdf_dump(Document& document, int level, const std::function<void(std::string_view)>& sink,
+                           unsigned threads) {
   if (level < 1 || level > max_dump_level) {
     throw Error(ErrorKind::usage, {document.source().name(), "", std::nullopt}, "dump level must be 1, 2 or 3");
   }
@@ -176,7 +179,7 @@ void write_pdf_dump(Document& document, int level, const std::function<void(std:
   out += "objects " + std::to_string(in_use) + "\n";
   if (level < 2) {
     sink(out);
-    return;
+    return {};
   }
 
   for (std::size_t num = 1; num < xref.size(); ++num) {
@@ -194,7 +197,7 @@ void write_pdf_dump(Document& document, int level, const std::function<void(std:
   }
   if (level < 3) {
     sink(out);
-    return;
+    return {};
   }
 
   for (const XrefSection& section : document.sections()) {
@@ -222,7 +225,42 @@ void write_pdf_dump(Document& document, int level, const std::function<void(std:
     }
   }
   document.drop_caches();  // the page walk's: the readers read for themselves
-  Readers readers(document, planned_threads(numbers.size() / objects_per_job + 1, threads));
+  const std::uint64_t batch_bytes = document.limits().dump_batch_bytes;
+  HeldBytes held(std::min(batch_bytes, document.source().size()));
+  Readers readers(document, planned_threads(numbers.size() / objects_per_job + 1, threads), held);
+  // Batches: numbers[first, batch_end) are parsed from bytes copied out of the file in file order
+  // (each worker sweeping a share), so a batch costs one sweep of the file whatever the order of
+  // its numbers there. A batch's extents (an object's own bytes, or its object stream's, counted
+  // once) add up to at most dump_batch_bytes; an extent larger than that alone is read where it lies.
+  const bool hold = batch_bytes > 0 && document.source().kind() != SourceKind::whole;
+  std::optional<ObjectExtents> extents;
+  if (hold) extents.emplace(document);
+  std::vector<std::uint32_t> held_in(hold ? xref.size() : 0, 0);  // 1 + the batch holding an extent
+  std::uint32_t batches = 0;
+  const auto next_batch = [&](std::size_t from) {
+    ++batches;
+    std::vector<ByteRange> ranges;
+    std::uint64_t bytes = 0;
+    std::size_t end = from;
+    for (; end < numbers.size(); ++end) {
+      std::uint32_t holder = numbers[end];
+      if (xref[holder].type == XrefEntry::Type::compressed) {
+        holder = static_cast<std::uint32_t>(std::min<std::uint64_t>(xref[holder].offset, UINT32_MAX));
+        if (holder >= xref.size() || xref[holder].type != XrefEntry::Type::offset) continue;
+      }
+      if (held_in[holder] == batches) continue;
+      const std::uint64_t begin = xref[holder].offset;
+      const std::uint64_t end_of = extents->end_of(begin);
+      if (begin >= end_of || end_of - begin > batch_bytes) continue;
+      if (bytes + (end_of - begin) > batch_bytes && end > from) break;
+      held_in[holder] = batches;
+      bytes += end_of - begin;
+      ranges.push_back({begin, end_of});
+    }
+    held.fill(std::move(ranges), readers.sources());
+    return end;
+  };
+  std::size_t batch_end = hold ? 0 : numbers.size();
   // A wave's lines: each job's in one text, in file order; each object's place in its job's text.
   struct Wave {
     struct Line {
@@ -234,13 +272,14 @@ void write_pdf_dump(Document& document, int level, const std::function<void(std:
   Wave waves[2];
   std::size_t made_bytes = 0;
   std::size_t written_next = 0;  // lines made in the wave before, still to be written
+  std::size_t wanted = 0;        // objects a wave takes: at most twice the wave before's
   for (std::size_t w = 0, first = 0; first < numbers.size() || written_next > 0; ++w) {
-    const std::size_t wanted = first == 0 ? first_wave_objects
-                                          : std::clamp(static_cast<std::size_t>(static_cast<double>(wave_line_bytes) *
-                                                                                static_cast<double>(first) /
-                                                                                static_cast<double>(std::max<std::size_t>(made_bytes, 1))),
-                                                       objects_per_job, max_objects_per_wave);
-    const std::size_t count = std::min(wanted, numbers.size() - first);
+    if (first == batch_end && first < numbers.size()) batch_end = next_batch(first);
+    wanted = first == 0 ? objects_per_job
+                        : std::clamp(static_cast<std::size_t>(static_cast<double>(wave_line_bytes) * static_cast<double>(first) /
+                                                              static_cast<double>(std::max<std::size_t>(made_bytes, 1))),
+                                     objects_per_job, std::min(max_objects_per_wave, 2 * wanted));
+    const std::size_t count = std::min(wanted, batch_end - first);
     const std::size_t jobs = (count + objects_per_job - 1) / objects_per_job;
     Wave& making = waves[w % 2];
     const Wave& writing = waves[(w + 1) % 2];
@@ -309,6 +348,7 @@ void write_pdf_dump(Document& document, int level, const std::function<void(std:
     written_next = count;
     first += count;
   }
+  return readers.result(numbers.size());
 }
 
 std::string pdf_dump(Document& document, int level, unsigned threads) {

@@ -12,15 +12,20 @@
 
 #include "docconform/pdf/document.h"
 #include "docconform/pdf/sweep.h"
+#include "held_bytes.h"
 
 namespace docconform::pdf {
 
 class Readers {
  public:
   Readers(Document& document, unsigned threads);
+  // Readers that read what `held` holds from it, and the rest through their sources.
+  Readers(Document& document, unsigned threads, const HeldBytes& held);
 
   unsigned count() const { return static_cast<unsigned>(readers_.size()); }
   Document& operator[](unsigned worker) { return *readers_[worker]; }
+  // Each worker's own source of the file (not the held bytes).
+  std::vector<ByteSource*> sources() const;
   // What every worker did since the readers were made.
   SweepResult result(std::uint64_t items) const;
 
@@ -28,6 +33,7 @@ class Readers {
   ByteSource& source_;
   SourceCounts counts_before_;
   std::vector<std::unique_ptr<ByteSource>> sources_;  // of workers 1..n-1
+  std::vector<std::unique_ptr<HeldSource>> held_;     // of every worker, when reading held bytes
   std::vector<std::unique_ptr<Document>> readers_;
 };
 

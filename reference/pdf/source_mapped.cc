@@ -1,5 +1,7 @@
 #include <unistd.h>
 
+#include <algorithm>
+
 #include "docconform/error.h"
 #include "docconform/pdf/mapped.h"
 #include "posix_file.h"
@@ -18,6 +20,13 @@ ViewPlan plan_view(std::uint64_t offset, std::uint64_t size, std::uint64_t windo
                    std::uint64_t file_size) {
   ViewPlan plan;
   plan.aligned = offset - offset % granularity;
+  // Near the end of the file the view slides back to keep its size, so the reads of a file's
+  // tail (startxref, the newest updates, objects they changed) share one view.
+  if (window >= file_size || file_size - window < plan.aligned) {
+    const std::uint64_t back = window >= file_size ? 0 : file_size - window;
+    const std::uint64_t start = back % granularity == 0 ? back : back - back % granularity + granularity;
+    plan.aligned = std::min(plan.aligned, start);
+  }
   plan.delta = offset - plan.aligned;
   plan.length = window;
   if (plan.length < size + plan.delta) plan.length = size + plan.delta;  // straddle: grow this one view

@@ -2,6 +2,7 @@
 // the whole file in memory (the differential oracle).
 #include <algorithm>
 #include <memory>
+#include <new>
 #include <utility>
 #include <vector>
 
@@ -117,7 +118,13 @@ std::unique_ptr<ByteSource> open_whole(const std::string& path) {
   std::string bytes;
   const std::uint64_t size = opened->file.stat_size();
   if (size == 0) throw Error(ErrorKind::range, {path, "", 0}, "file is empty");
-  bytes.resize(static_cast<std::size_t>(size));
+  try {
+    bytes.resize(static_cast<std::size_t>(size));
+  } catch (const std::bad_alloc&) {
+    throw Error(ErrorKind::limit, {path, "", std::nullopt},
+                "the whole file (" + std::to_string(size) + " bytes) does not fit in memory: the source `whole` holds it all; "
+                "`mapped` or `pread` read it a window at a time");
+  }
   opened->file.pread_exact(0, bytes.size(), bytes.data());
   const SourceCounts counts = std::exchange(opened->counts, SourceCounts{});
   auto source = std::make_unique<MemorySource>(path, std::make_shared<const std::string>(std::move(bytes)), opened);

@@ -4,6 +4,7 @@
 
 #include "docconform/canonical.h"
 #include "docconform/sha256.h"
+#include "dump_writer.h"
 #include "sheet_parser.h"
 
 namespace docconform::xlsx {
@@ -56,25 +57,14 @@ void for_each_cell(const Sheet& sheet, Visit visit) {
   }
 }
 
-// Whether document order is strictly by (row, column): no cell to reorder or drop.
-bool cells_in_order(const Sheet& sheet) {
-  bool in_order = true;
-  bool first = true;
-  Position last{};
-  for_each_cell(sheet, [&](const Position& p) {
-    if (!first && (p.row < last.row || (p.row == last.row && p.column <= last.column))) in_order = false;
-    first = false;
-    last = p;
-  });
-  return in_order;
-}
-
 // Calls visit(position) for cells by (row, column); of duplicates the last in document order
 // stays. Cells already in order, the common case, are visited where they lie, without a list of
 // every position (16 bytes a cell).
 template <class Visit>
 void for_each_cell_in_order(const Sheet& sheet, Visit visit) {
-  if (cells_in_order(sheet)) {
+  CellOrder order;
+  for (const Segment& segment : sheet.segments) order.add(segment);
+  if (order.in_order()) {
     for_each_cell(sheet, visit);
     return;
   }
@@ -119,9 +109,9 @@ bool parse_ref16(std::u16string_view text, std::uint32_t& column, std::uint32_t&
 }
 
 // Merged ranges that parse as A1:B2 rectangles.
-std::vector<Area> merged_areas(const Sheet& sheet) {
+std::vector<Area> merged_areas(const std::vector<std::u16string>& merged_cells) {
   std::vector<Area> out;
-  for (const auto& m : sheet.merged_cells) {
+  for (const auto& m : merged_cells) {
     const std::size_t colon = m.find(u':');
     if (colon == std::u16string::npos) continue;
     Area a;
@@ -133,83 +123,59 @@ std::vector<Area> merged_areas(const Sheet& sheet) {
   return out;
 }
 
-// Which cells the merged ranges hide: a cell inside a range other than its top-left one. Asked
-// about cells in (row, column) order, it keeps the ranges that span the current row as a count
-// per column (a Fenwick tree over the columns: a range adds one over its columns from its top
-// row, and takes it away after its bottom row); a cell is hidden when more ranges cover it than
-// have it as their top-left cell. O((cells + ranges) log columns), where testing each cell
-// against each range took 4 s for 50,000 merges.
-class MergeCover {
- public:
-  explicit MergeCover(const std::vector<Area>& areas) {
-    for (const Area& a : areas) {
-      // A reversed range covers nothing; no cell lies past the last row or column.
-      if (a.top > a.bottom || a.left > a.right || a.top > max_rows || a.left > max_columns) continue;
-      const std::uint32_t right = std::min(a.right, max_columns);
-      events_.push_back({a.top, a.left, right, 1});
-      events_.push_back({a.bottom + 1, a.left, right, -1});
-      corners_.emplace_back(a.top, a.left);
-    }
-    std::sort(events_.begin(), events_.end(), [](const Event& x, const Event& y) { return x.row < y.row; });
-    std::sort(corners_.begin(), corners_.end());
-    if (!events_.empty()) counts_.assign(max_columns + 2, 0);
-  }
+}  // namespace
 
-  // Rows must not decrease from one call to the next.
-  bool hides(std::uint32_t row, std::uint32_t column) {
-    if (events_.empty()) return false;
-    for (; next_ < events_.size() && events_[next_].row <= row; ++next_) {
-      add(events_[next_].left, events_[next_].delta);
-      add(events_[next_].right + 1, -events_[next_].delta);
-    }
-    const std::int64_t covering = covered(column);
-    if (covering == 0) return false;
-    const auto [first, last] = std::equal_range(corners_.begin(), corners_.end(), std::pair(row, column));
-    return covering > last - first;
+MergeCover::MergeCover(const std::vector<std::u16string>& merged_cells) {
+  for (const Area& a : merged_areas(merged_cells)) {
+    // A reversed range covers nothing; no cell lies past the last row or column.
+    if (a.top > a.bottom || a.left > a.right || a.top > max_rows || a.left > max_columns) continue;
+    const std::uint32_t right = std::min(a.right, max_columns);
+    events_.push_back({a.top, a.left, right, 1});
+    events_.push_back({a.bottom + 1, a.left, right, -1});
+    corners_.emplace_back(a.top, a.left);
   }
+  std::sort(events_.begin(), events_.end(), [](const Event& x, const Event& y) { return x.row < y.row; });
+  std::sort(corners_.begin(), corners_.end());
+  if (!events_.empty()) counts_.assign(max_columns + 2, 0);
+}
 
- private:
-  struct Event {
-    std::uint32_t row, left, right;
-    std::int32_t delta;
-  };
-  void add(std::uint32_t column, std::int64_t delta) {
-    for (std::size_t i = column; i < counts_.size(); i += i & (~i + 1)) counts_[i] += delta;
+bool MergeCover::hides(std::uint32_t row, std::uint32_t column) {
+  if (events_.empty()) return false;
+  for (; next_ < events_.size() && events_[next_].row <= row; ++next_) {
+    add(events_[next_].left, events_[next_].delta);
+    add(events_[next_].right + 1, -events_[next_].delta);
   }
-  std::int64_t covered(std::uint32_t column) const {  // ranges over this column in the current row
-    std::int64_t sum = 0;
-    for (std::size_t i = column; i > 0; i -= i & (~i + 1)) sum += counts_[i];
-    return sum;
+  const std::int64_t covering = covered(column);
+  if (covering == 0) return false;
+  const auto [first, last] = std::equal_range(corners_.begin(), corners_.end(), std::pair(row, column));
+  return covering > last - first;
+}
+
+void MergeCover::add(std::uint32_t column, std::int64_t delta) {
+  for (std::size_t i = column; i < counts_.size(); i += i & (~i + 1)) counts_[i] += delta;
+}
+
+std::int64_t MergeCover::covered(std::uint32_t column) const {
+  std::int64_t sum = 0;
+  for (std::size_t i = column; i > 0; i -= i & (~i + 1)) sum += counts_[i];
+  return sum;
+}
+
+DumpWriter::DumpWriter(const Workbook& workbook, const std::function<void(std::string_view)>& sink)
+    : workbook_(workbook), sink_(sink) {
+  out_.reserve(1 << 16);
+}
+
+void DumpWriter::line_done() {
+  out_ += '\n';
+  if (out_.size() >= (1 << 16) - 1024) {
+    sink_(out_);
+    out_.clear();
   }
+}
 
-  std::vector<Event> events_;
-  std::size_t next_ = 0;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> corners_;  // (top, left), sorted
-  std::vector<std::int64_t> counts_;  // Fenwick tree of range starts and ends, by column
-};
-
-class Writer {
- public:
-  // The last piece is flushed by the caller: a sink may throw (a full disk, an output limit),
-  // and a destructor must not.
-  explicit Writer(const std::function<void(std::string_view)>& sink) : sink_(sink) { buffer_.reserve(1 << 16); }
-  std::string& out() { return buffer_; }
-  void line_done() {
-    buffer_ += '\n';
-    if (buffer_.size() >= (1 << 16) - 1024) flush();
-  }
-  void flush() {
-    if (!buffer_.empty()) sink_(buffer_);
-    buffer_.clear();
-  }
-
- private:
-  const std::function<void(std::string_view)>& sink_;
-  std::string buffer_;
-};
-
-void write_cell(Writer& w, const Workbook& wb, const Segment& seg, const Cell& c, std::uint32_t row) {
-  std::string& o = w.out();
+void DumpWriter::cell(const Segment& seg, const Cell& c, std::uint32_t row) {
+  std::string& o = out_;
   o += "cell ";
   o += column_letters(c.column);
   o += std::to_string(row);
@@ -221,7 +187,7 @@ void write_cell(Writer& w, const Workbook& wb, const Segment& seg, const Cell& c
       break;
     case CellType::shared_string:
       o += " s ";
-      append_quoted(o, wb.shared_strings.at(c.payload));
+      append_quoted(o, workbook_.shared_strings.at(c.payload));
       break;
     case CellType::string:
       o += " s ";
@@ -237,7 +203,7 @@ void write_cell(Writer& w, const Workbook& wb, const Segment& seg, const Cell& c
       append_quoted(o, seg.cell_text(c));
       break;
   }
-  w.line_done();
+  line_done();
   if (c.formula != no_formula) {
     const Formula& f = seg.formulas[c.formula];
     o += "formula ";
@@ -252,71 +218,99 @@ void write_cell(Writer& w, const Workbook& wb, const Segment& seg, const Cell& c
     }
     o += ' ';
     append_quoted(o, seg.text(f.text));
-    w.line_done();
+    line_done();
   }
 }
 
-}  // namespace
+void DumpWriter::begin() {
+  out_ += "docconform-dump xlsx " + std::to_string(dump_version);
+  line_done();
+  out_ += "workbook date1904=";
+  out_ += workbook_.date1904 ? "true" : "false";
+  out_ += " sheets=" + std::to_string(workbook_.sheets.size());
+  line_done();
+}
 
-void write_dump(const Workbook& wb, const std::function<void(std::string_view)>& sink) {
-  Writer w(sink);
-  std::string& o = w.out();
-  o += "docconform-dump xlsx " + std::to_string(dump_version);
-  w.line_done();
-  o += "workbook date1904=";
-  o += wb.date1904 ? "true" : "false";
-  o += " sheets=" + std::to_string(wb.sheets.size());
-  w.line_done();
-  for (std::size_t i = 0; i < wb.sheets.size(); ++i) {
-    const Sheet& sheet = wb.sheets[i];
-    o += "sheet " + std::to_string(i + 1) + " ";
-    append_quoted(o, sheet.name);
-    o += ' ';
-    o += state_name(sheet.state);
-    o += ' ';
-    o += kind_name(sheet.kind);
-    w.line_done();
-    MergeCover cover(merged_areas(sheet));
-    for_each_cell_in_order(sheet, [&](const Position& p) {
-      if (cover.hides(p.row, p.column)) return;
-      const Segment& seg = sheet.segments[p.segment];
-      write_cell(w, wb, seg, seg.cells[p.cell], p.row);
-    });
-    std::vector<std::u16string> merged = sheet.merged_cells;
-    std::sort(merged.begin(), merged.end());
-    for (const auto& m : merged) {
-      o += "merge ";
-      append_quoted(o, m);
-      w.line_done();
-    }
-    std::vector<const Comment*> comments;
-    for (const auto& c : sheet.comments) comments.push_back(&c);
-    std::stable_sort(comments.begin(), comments.end(),
-                     [](const Comment* a, const Comment* b) { return comment_key(a->ref) < comment_key(b->ref); });
-    for (const Comment* c : comments) {
-      o += "comment ";
-      append_quoted(o, c->ref);
-      o += ' ';
-      append_quoted(o, c->author);
-      o += ' ';
-      append_quoted(o, c->text);
-      w.line_done();
-    }
-    for (const auto& t : sheet.tables) {
-      o += "table ";
-      append_quoted(o, t.name);
-      o += ' ';
-      append_quoted(o, t.ref);
-      w.line_done();
-    }
-    if (!sheet.charts.empty()) {
-      o += "charts " + std::to_string(sheet.charts.size());
-      w.line_done();
+void DumpWriter::sheet_begin(std::size_t index) {
+  const Sheet& sheet = workbook_.sheets[index];
+  out_ += "sheet " + std::to_string(index + 1) + " ";
+  append_quoted(out_, sheet.name);
+  out_ += ' ';
+  out_ += state_name(sheet.state);
+  out_ += ' ';
+  out_ += kind_name(sheet.kind);
+  line_done();
+}
+
+void DumpWriter::cells_in_order(const Segment& seg, MergeCover& cover) {
+  for (const Row& row : seg.rows) {
+    for (std::uint32_t i = row.first_cell; i < row.first_cell + row.cell_count; ++i) {
+      if (!cover.hides(row.number, seg.cells[i].column)) cell(seg, seg.cells[i], row.number);
     }
   }
-  o += "end";
-  w.line_done();
-  w.flush();
+}
+
+void DumpWriter::cells(const Sheet& sheet) {
+  MergeCover cover(sheet.merged_cells);
+  for_each_cell_in_order(sheet, [&](const Position& p) {
+    if (cover.hides(p.row, p.column)) return;
+    const Segment& seg = sheet.segments[p.segment];
+    cell(seg, seg.cells[p.cell], p.row);
+  });
+}
+
+void DumpWriter::sheet_end(std::size_t index) {
+  const Sheet& sheet = workbook_.sheets[index];
+  std::string& o = out_;
+  std::vector<std::u16string> merged = sheet.merged_cells;
+  std::sort(merged.begin(), merged.end());
+  for (const auto& m : merged) {
+    o += "merge ";
+    append_quoted(o, m);
+    line_done();
+  }
+  std::vector<const Comment*> comments;
+  for (const auto& c : sheet.comments) comments.push_back(&c);
+  std::stable_sort(comments.begin(), comments.end(),
+                   [](const Comment* a, const Comment* b) { return comment_key(a->ref) < comment_key(b->ref); });
+  for (const Comment* c : comments) {
+    o += "comment ";
+    append_quoted(o, c->ref);
+    o += ' ';
+    append_quoted(o, c->author);
+    o += ' ';
+    append_quoted(o, c->text);
+    line_done();
+  }
+  for (const auto& t : sheet.tables) {
+    o += "table ";
+    append_quoted(o, t.name);
+    o += ' ';
+    append_quoted(o, t.ref);
+    line_done();
+  }
+  if (!sheet.charts.empty()) {
+    o += "charts " + std::to_string(sheet.charts.size());
+    line_done();
+  }
+}
+
+void DumpWriter::end() {
+  out_ += "end";
+  line_done();
+  if (!out_.empty()) sink_(out_);
+  out_.clear();
+}
+
+void write_dump(const Workbook& wb, const std::function<void(std::string_view)>& sink) {
+  DumpWriter w(wb, sink);
+  w.begin();
+  for (std::size_t i = 0; i < wb.sheets.size(); ++i) {
+    w.sheet_begin(i);
+    w.cells(wb.sheets[i]);
+    w.sheet_end(i);
+  }
+  w.end();
 }
 
 std::string dump(const Workbook& workbook) {

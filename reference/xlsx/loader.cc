@@ -108,7 +108,8 @@ const Relationship* first_of_type(const std::vector<Relationship>& rels, std::st
   return nullptr;
 }
 
-// Phase C for one worksheet.
+}  // namespace
+
 void read_sheet_extras(const Package& package, Sheet& sheet, const SheetOutput& output, const ScanLimits& limits,
                        const std::string& workbook_part, Budget& memory) {
   const std::vector<std::string> chain{workbook_part, sheet.part};
@@ -141,8 +142,6 @@ void read_sheet_extras(const Package& package, Sheet& sheet, const SheetOutput& 
     }
   }
 }
-
-}  // namespace
 
 WorkbookIndex index_workbook(const Package& package, const LoadOptions& options, LoadBudgets* budgets) {
   const Limits& options_limits = options.limits;
@@ -247,6 +246,8 @@ std::uint64_t declared_bytes(const Package& package, const std::string& part) {
   return entry ? package.declared_size(*entry) : 0;
 }
 
+}  // namespace
+
 // Parts inflated on several threads charge one budget in whatever order they happen to run.
 // Adding up their declared sizes first, in document order, makes a package that declares more
 // than the budget fail the same way, at the same part, at every thread count.
@@ -266,6 +267,8 @@ void check_declared_budget(const Package& package, const WorkbookIndex& index) {
   }
 }
 
+namespace {
+
 // Whether the shared strings are read by one worker beside the sheets (which are then
 // index-checked once the table is known) instead of before them on every thread: worth it when
 // several threads run and the table is not the larger part of the work.
@@ -278,35 +281,49 @@ bool shared_strings_beside_sheets(const Package& package, const WorkbookIndex& i
   return declared_bytes(package, index.shared_strings_part) <= sheets;
 }
 
+}  // namespace
+
+SheetParseContext sheet_parse_context(const LoadOptions& options, LoadBudgets& budgets) {
+  SheetParseContext context;
+  context.limits = scan_limits(options.limits);
+  context.max_row_bytes = options.limits.max_row_bytes;
+  context.shortcut = options.shortcut;
+  context.budgets = &budgets;
+  return context;
+}
+
+SharedStringsJob plan_shared_strings(const Package& package, WorkbookIndex& index, const LoadOptions& options,
+                                     LoadBudgets& budgets, SheetParseContext& context) {
+  SharedStrings& table = index.workbook.shared_strings;
+  if (shared_strings_beside_sheets(package, index, options)) {
+    context.shared_strings = std::nullopt;
+    return [&package, &index, &table, &budgets, options](const std::function<void()>& between_reads) {
+      // This worker alone, while the others parse sheets: on one thread the part is parsed as
+      // it inflates, so its XML is not held beside the growing sheets.
+      LoadOptions one_thread = options;
+      one_thread.threads = 1;
+      read_shared_strings_part(package, index.shared_strings_part, one_thread, table, between_reads, &budgets);
+      return table.items.size();
+    };
+  }
+  if (!index.shared_strings_part.empty()) {
+    read_shared_strings_part(package, index.shared_strings_part, options, table, {}, &budgets);
+  }
+  context.shared_strings = table.items.size();
+  return {};
+}
+
+namespace {
+
 Workbook load_package(const Package& package, const LoadOptions& options, LoadStats& stats) {
   const auto start = Clock::now();
   LoadBudgets budgets(options.limits);
   WorkbookIndex index = index_workbook(package, options, &budgets);
   check_declared_budget(package, index);
   Workbook& wb = index.workbook;
-  SheetParseContext context;
-  context.limits = scan_limits(options.limits);
-  context.max_row_bytes = options.limits.max_row_bytes;
-  context.shortcut = options.shortcut;
-  context.budgets = &budgets;
-  SharedStringsJob shared_strings;
-  stats.shared_strings_beside_sheets = shared_strings_beside_sheets(package, index, options);
-  if (stats.shared_strings_beside_sheets) {
-    shared_strings = [&](const std::function<void()>& between_reads) {
-      // This worker alone, while the others parse sheets: on one thread the part is parsed as
-      // it inflates, so its XML is not held beside the growing sheets.
-      LoadOptions one_thread = options;
-      one_thread.threads = 1;
-      read_shared_strings_part(package, index.shared_strings_part, one_thread, wb.shared_strings, between_reads, &budgets);
-      return wb.shared_strings.items.size();
-    };
-    context.shared_strings = std::nullopt;
-  } else {
-    if (!index.shared_strings_part.empty()) {
-      read_shared_strings_part(package, index.shared_strings_part, options, wb.shared_strings, {}, &budgets);
-    }
-    context.shared_strings = wb.shared_strings.items.size();
-  }
+  SheetParseContext context = sheet_parse_context(options, budgets);
+  const SharedStringsJob shared_strings = plan_shared_strings(package, index, options, budgets, context);
+  stats.shared_strings_beside_sheets = static_cast<bool>(shared_strings);
   stats.phase_a_s += std::chrono::duration<double>(Clock::now() - start).count();
 
   std::vector<SheetOutput> outputs = load_sheets(package, index.worksheet_parts, context, options, stats, shared_strings);
@@ -355,24 +372,7 @@ Workbook load_workbook(std::string_view bytes, const LoadOptions& options, const
     const Package package(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), label, how.limits, how.inflater);
     return load_package(package, how, s);
   };
-  if (runs_parallel(options.threads)) {
-    try {
-      return load(options);
-    } catch (const Error& e) {
-      if (e.kind() != ErrorKind::limit) throw;
-    } catch (const std::bad_alloc&) {
-    }
-    // A limit reached while several threads built the model may be the sum of what they held at
-    // that moment: the load is made again on one thread, in document order, so that its result
-    // or error is the same at every thread count.
-  }
-  LoadOptions serial = options;
-  serial.threads = 1;
-  try {
-    return load(serial);
-  } catch (const std::bad_alloc&) {
-    throw allocation_failure({label, "", std::nullopt});
-  }
+  return with_serial_retry(options, label, load);
 }
 
 Workbook load_workbook_file(const std::string& path, const LoadOptions& options, LoadStats* stats) {

@@ -1,6 +1,7 @@
 #include "package.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -413,6 +414,10 @@ void FileMapping::verify_unchanged() const {
   if (view_.truncated() || !same_size) {
     throw Error(ErrorKind::io, {path_, "", std::nullopt}, "file changed size while it was read (truncated while mapped?)");
   }
+}
+
+void FileMapping::drop_resident_pages() const {
+  if (size_ > 0) ::madvise(const_cast<std::uint8_t*>(view_.data()), size_, MADV_DONTNEED);
 }
 
 std::string rels_part_of(std::string_view name) {

@@ -127,6 +127,9 @@ class FileMapping {
   // answered a fault in it): what was read from it must not be reported.
   void verify_unchanged() const;
   bool truncated() const { return view_.truncated(); }
+  // Lets the kernel drop the pages read so far from this process (they are read again from the
+  // page cache when touched): a file read once from end to end then does not grow the RSS.
+  void drop_resident_pages() const;
 
  private:
   std::string path_;

@@ -24,6 +24,8 @@ double seconds_since(Clock::time_point start) {
 struct ChunkSlot {
   ChunkResult result;
   std::exception_ptr error;
+  bool final = false;   // the part's last chunk
+  bool parsed = false;  // set under the pipeline's lock (streaming: the consumer waits for it)
 };
 
 struct ChunkJob {
@@ -129,9 +131,10 @@ void run_serial_inflate(const Package& package, std::vector<SheetWork>& sheets, 
 // strings job, if any, goes to the first worker.
 class Pipeline {
  public:
+  // consumer: chunks go to it in document order and are freed (else each sheet keeps its own).
   Pipeline(const Package& package, std::vector<SheetWork>& sheets, const SheetParseContext& context,
-           const LoadOptions& options, const SharedStringsJob& shared_strings)
-      : package_(package), sheets_(sheets), context_(context), shared_strings_job_(shared_strings),
+           const LoadOptions& options, const SharedStringsJob& shared_strings, const ChunkConsumer* consumer = nullptr)
+      : package_(package), sheets_(sheets), context_(context), shared_strings_job_(shared_strings), consumer_(consumer),
         target_(effective_chunk(options)), piece_(std::min<std::size_t>(target_, 256 << 10)),
         recycle_capacity_(options.chunk_bytes == 0 ? 0 : 2 * (target_ + piece_)),
         max_row_bytes_(options.limits.max_row_bytes) {
@@ -198,6 +201,10 @@ class Pipeline {
     std::unique_lock lock(mutex_);
     for (;;) {
       if (aborted_) return;
+      if (const Consumable next = consumable(); next != Consumable::nothing) {
+        consume(lock, next);
+        continue;
+      }
       if (shared_strings_job_ && !shared_strings_started_) {
         shared_strings_started_ = true;
         ++busy_;
@@ -221,6 +228,7 @@ class Pipeline {
       }
       // Once the shared strings have failed, the sheets' results will not be used: stop inflating.
       SheetWork* sheet = !shared_strings_error_ && ready_.size() < max_ready_ ? inflatable() : nullptr;
+      if (sheet != nullptr && !window_open(*sheet)) sheet = nullptr;
       if (!ready_.empty() && (sheet == nullptr || ready_.size() >= threads_)) {
         parse_next(lock, collector);
         continue;
@@ -235,8 +243,10 @@ class Pipeline {
         lock.lock();
         recycle(std::move(spare));
         sheet->finished = finished;  // read by other workers under the lock
+        in_flight_ += produced.size();
         for (auto& job : produced) {
           sheet->chunks.push_back(std::make_unique<ChunkSlot>());
+          sheet->chunks.back()->final = job.final;
           job.slot = sheet->chunks.back().get();
           job.sheet = static_cast<std::size_t>(sheet - sheets_.data());
           ready_.push_back(std::move(job));
@@ -246,7 +256,7 @@ class Pipeline {
         changed_.notify_all();
         continue;
       }
-      if (ready_.empty() && busy_ == 0 && (all_finished() || shared_strings_error_)) {
+      if (ready_.empty() && busy_ == 0 && ((all_finished() && all_consumed()) || shared_strings_error_)) {
         changed_.notify_all();
         return;
       }
@@ -262,6 +272,7 @@ class Pipeline {
     lock.unlock();
     parse_job(job, context_, collector);
     lock.lock();
+    job.slot->parsed = true;
     recycle(std::move(job.owned));
     --busy_;
     changed_.notify_all();
@@ -278,7 +289,9 @@ class Pipeline {
   // spare: an empty buffer, recycled when one was free, to take the bytes after the split.
   bool inflate_step(SheetWork& sheet, std::vector<ChunkJob>& out, std::string& spare) {
     try {
-      if (!sheet.stream) sheet.stream = std::make_unique<PartStream>(package_, sheet.part);
+      if (!sheet.stream) {
+        sheet.stream = std::make_unique<PartStream>(package_, sheet.part, consumer_ == nullptr || consumer_->charge_inflate);
+      }
       if (sheet.pending.empty() && sheet.pending.capacity() < spare.capacity()) sheet.pending.swap(spare);
       if (target_ != static_cast<std::size_t>(-1)) sheet.pending.reserve(target_ + piece_);
       for (;;) {
@@ -352,10 +365,66 @@ class Pipeline {
     spare_.push_back(std::move(buffer));
   }
 
+  enum class Consumable : std::uint8_t { nothing, chunk, sheet_end };
+
+  // What the consumer can take next in document order; lock held.
+  Consumable consumable() const {
+    if (consumer_ == nullptr || consuming_ || consume_sheet_ >= sheets_.size()) return Consumable::nothing;
+    const SheetWork& sheet = sheets_[consume_sheet_];
+    if (consume_chunk_ < sheet.chunks.size()) {
+      return sheet.chunks[consume_chunk_]->parsed ? Consumable::chunk : Consumable::nothing;
+    }
+    return sheet.finished && !sheet.busy ? Consumable::sheet_end : Consumable::nothing;
+  }
+
+  bool all_consumed() const { return consumer_ == nullptr || consume_sheet_ == sheets_.size(); }
+
+  // Whether a worker may inflate the next chunk of sheet: always without a consumer; with one,
+  // while fewer than the window wait to be consumed, or when the consumer waits for this very
+  // sheet and holds nothing of it (else a window full of later sheets' chunks would stall it).
+  bool window_open(const SheetWork& sheet) const {
+    if (consumer_ == nullptr || in_flight_ < consumer_->window) return true;
+    return &sheet == &sheets_[consume_sheet_] && consume_chunk_ == sheet.chunks.size();
+  }
+
+  // Hands the next chunk, or the sheet's end, to the consumer; lock held on entry and return.
+  // One worker at a time: the token is consuming_.
+  void consume(std::unique_lock<std::mutex>& lock, Consumable what) {
+    consuming_ = true;
+    ++busy_;
+    const std::size_t index = consume_sheet_;
+    SheetWork& sheet = sheets_[index];
+    std::unique_ptr<ChunkSlot> slot;
+    if (what == Consumable::chunk) slot = std::move(sheet.chunks[consume_chunk_++]);
+    lock.unlock();
+    if (slot) {
+      consumer_->chunk(index, slot->result, slot->error, slot->final);
+      if (context_.budgets != nullptr) slot->result.memory.release(&context_.budgets->memory);
+      slot.reset();
+    } else {
+      consumer_->sheet_end(index, sheet.stream_error);
+    }
+    lock.lock();
+    if (what == Consumable::chunk) {
+      --in_flight_;
+    } else {
+      sheet.chunks.clear();
+      ++consume_sheet_;
+      consume_chunk_ = 0;
+    }
+    consuming_ = false;
+    --busy_;
+    changed_.notify_all();
+  }
+
   const Package& package_;
   std::vector<SheetWork>& sheets_;
   const SheetParseContext& context_;
   const SharedStringsJob& shared_strings_job_;
+  const ChunkConsumer* consumer_;
+  bool consuming_ = false;
+  std::size_t consume_sheet_ = 0, consume_chunk_ = 0;  // the consumer's next chunk
+  std::size_t in_flight_ = 0;  // chunks inflated and not yet consumed
   bool shared_strings_started_ = false;
   std::size_t shared_strings_ = 0;
   std::exception_ptr shared_strings_error_;
@@ -409,6 +478,7 @@ SheetOutput parse_whole(const Package& package, SheetWork& sheet, const SheetPar
   out.table_ids = std::move(slot.result.table_ids);
   out.drawing_ids = std::move(slot.result.drawing_ids);
   out.segments.push_back(std::move(slot.result.segment));
+  out.memory = slot.result.memory;
   return out;
 }
 
@@ -417,57 +487,25 @@ SheetOutput parse_whole(const Package& package, SheetWork& sheet, const SheetPar
 // the chunks were parsed without it.
 SheetOutput stitch(const Package& package, SheetWork& sheet, const SheetParseContext& context, bool indexes_unchecked,
                    LoadStats& stats) {
-  // Inflating comes before parsing in document order: a bad stream outranks parse errors.
-  if (sheet.stream_error) rethrow_in_part(sheet.stream_error, package, sheet.part);
-  const std::size_t n = sheet.chunks.size();
-  // An index past the table: the whole parse with the table's size reports the first error in
-  // document order. (A chunk that failed holds the cells before its error, so an index that
-  // precedes the error is in its bound.)
-  if (indexes_unchecked && std::any_of(sheet.chunks.begin(), sheet.chunks.end(), [&](const auto& slot) {
-        return slot->result.shared_string_bound > *context.shared_strings;
-      })) {
+  ChunkStitcher stitcher(package, sheet.part);
+  for (auto& slot : sheet.chunks) stitcher.add(slot->result, slot->error, slot->final);
+  const auto outcome =
+      stitcher.finish(sheet.stream_error, indexes_unchecked ? context.shared_strings : std::nullopt);
+  if (outcome != ChunkStitcher::Outcome::chunks) {
+    if (outcome == ChunkStitcher::Outcome::whole_unsafe) ++stats.serial_fallbacks;
     drop_chunks(sheet, context);
     return parse_whole(package, sheet, context);
   }
-  bool safe = true;
-  for (std::size_t k = 0; k < n && safe; ++k) {
-    const ChunkSlot& slot = *sheet.chunks[k];
-    if (slot.error) break;  // reported below once the chunks before it are known to be sound
-    if (k + 1 < n && slot.result.end != ChunkEnd::boundary) safe = false;
-  }
-  if (safe && n > 1 && !sheet.chunks[n - 1]->error &&
-      sheet.chunks[n - 1]->result.closed_names != sheet.chunks[0]->result.open_names) {
-    safe = false;
-  }
-  if (!safe) {
-    ++stats.serial_fallbacks;
-    drop_chunks(sheet, context);
-    return parse_whole(package, sheet, context);
-  }
-
   SheetOutput out;
-  out.split = n > 1;
-  std::uint32_t previous_row = 0;
-  for (std::size_t k = 0; k < n; ++k) {
-    ChunkSlot& slot = *sheet.chunks[k];
-    ChunkResult& r = slot.result;
-    for (std::size_t i = 0; i < r.relative_rows && i < r.segment.rows.size(); ++i) {
-      Row& row = r.segment.rows[i];
-      row.number += previous_row;
-      if (row.number > max_rows) {
-        throw Error(ErrorKind::range, {package.label(), sheet.part, row.offset},
-                    "implied row " + std::to_string(static_cast<std::uint64_t>(row.number)) +
-                        " is beyond row 1048576");
-      }
-    }
-    if (slot.error) rethrow_in_part(slot.error, package, sheet.part);
-    if (!r.segment.rows.empty()) previous_row = r.segment.rows.back().number;
+  out.split = sheet.chunks.size() > 1;
+  for (auto& slot : sheet.chunks) {
+    ChunkResult& r = slot->result;
     for (auto& m : r.merged_cells) out.merged_cells.push_back(std::move(m));
     for (auto& t : r.table_ids) out.table_ids.push_back(std::move(t));
     for (auto& d : r.drawing_ids) out.drawing_ids.push_back(std::move(d));
     out.segments.push_back(std::move(r.segment));
   }
-  stats.chunks += n;
+  stats.chunks += sheet.chunks.size();
   return out;
 }
 
@@ -503,6 +541,68 @@ std::vector<SheetOutput> load_sheets(const Package& package, const std::vector<s
     release(sheet.whole);
   }
   return out;
+}
+
+void ChunkStitcher::add(ChunkResult& result, const std::exception_ptr& error, bool final) {
+  if (chunks_++ == 0) open_names_ = result.open_names;
+  shared_string_bound_ = std::max(shared_string_bound_, result.shared_string_bound);
+  // Safety is judged on the chunks before the first that failed to parse: a split point after
+  // it cannot change the error.
+  if (!parse_failed_) {
+    if (error) {
+      parse_failed_ = true;
+    } else if (!final && result.end != ChunkEnd::boundary) {
+      unsafe_ = true;
+    }
+  }
+  last_failed_ = static_cast<bool>(error);
+  if (!error) last_closed_names_ = result.closed_names;
+  if (failure_) return;
+  for (std::size_t i = 0; i < result.relative_rows && i < result.segment.rows.size(); ++i) {
+    Row& row = result.segment.rows[i];
+    row.number += previous_row_;
+    if (row.number > max_rows) {
+      failure_ = std::make_exception_ptr(Error(ErrorKind::range, {package_.label(), part_, row.offset},
+                                               "implied row " + std::to_string(static_cast<std::uint64_t>(row.number)) +
+                                                   " is beyond row 1048576"));
+      return;
+    }
+  }
+  if (error) {
+    failure_ = error;
+    return;
+  }
+  if (!result.segment.rows.empty()) previous_row_ = result.segment.rows.back().number;
+}
+
+ChunkStitcher::Outcome ChunkStitcher::finish(const std::exception_ptr& stream_error,
+                                             std::optional<std::size_t> shared_strings) const {
+  // Inflating comes before parsing in document order: a bad stream outranks parse errors.
+  if (stream_error) rethrow_in_part(stream_error, package_, part_);
+  // An index past the table: the whole parse with the table's size reports the first error in
+  // document order. (A chunk that failed holds the cells before its error, so an index that
+  // precedes the error is in its bound.)
+  if (shared_strings && shared_string_bound_ > *shared_strings) return Outcome::whole_indexes;
+  if (unsafe_ || (chunks_ > 1 && !last_failed_ && last_closed_names_ != open_names_)) return Outcome::whole_unsafe;
+  if (failure_) rethrow_in_part(failure_, package_, part_);
+  return Outcome::chunks;
+}
+
+SheetOutput parse_whole_part(const Package& package, const std::string& part, const SheetParseContext& context) {
+  SheetWork sheet;
+  sheet.part = part;
+  return parse_whole(package, sheet, context);
+}
+
+std::size_t stream_sheets(const Package& package, const std::vector<std::string>& parts,
+                          const SheetParseContext& context, const LoadOptions& options, const ChunkConsumer& consumer,
+                          const SharedStringsJob& shared_strings) {
+  std::vector<SheetWork> sheets(parts.size());
+  for (std::size_t i = 0; i < parts.size(); ++i) sheets[i].part = parts[i];
+  Pipeline pipeline(package, sheets, context, options, shared_strings, &consumer);
+  pipeline.run();
+  if (shared_strings && pipeline.shared_strings_error()) std::rethrow_exception(pipeline.shared_strings_error());
+  return pipeline.shared_strings();
 }
 
 }  // namespace docconform::xlsx

@@ -3,13 +3,18 @@
 #pragma once
 
 #include <functional>
+#include <new>
 #include <string>
 #include <vector>
 
+#include "docconform/budget.h"
+#include "docconform/error.h"
+#include "docconform/parallel.h"
 #include "docconform/xlsx/workbook.h"
 #include "limits.h"
 #include "load_budgets.h"
 #include "package.h"
+#include "sheet_loader.h"
 #include "xml_scanner.h"
 
 namespace docconform::xlsx {
@@ -34,5 +39,45 @@ WorkbookIndex index_workbook(const Package& package, const LoadOptions& options,
 void read_shared_strings_part(const Package& package, const std::string& part, const LoadOptions& options,
                               SharedStrings& out, const std::function<void()>& between_reads = {},
                               LoadBudgets* budgets = nullptr);
+
+// Fails when the shared strings and sheet parts declare more than the inflate budget (checked
+// before they are inflated on several threads, so that the error is the same at every count).
+void check_declared_budget(const Package& package, const WorkbookIndex& index);
+
+// The context of the sheet parses of a load charging budgets.
+SheetParseContext sheet_parse_context(const LoadOptions& options, LoadBudgets& budgets);
+
+// Reads the shared strings into index.workbook now and gives context their count, or, when one
+// worker is to read them beside the sheets (several threads, a table no larger than the
+// sheets), returns that job for load_sheets or stream_sheets and leaves the count unknown.
+SharedStringsJob plan_shared_strings(const Package& package, WorkbookIndex& index, const LoadOptions& options,
+                                     LoadBudgets& budgets, SheetParseContext& context);
+
+// Runs attempt(options). A limit reached while several threads built the model may be the sum
+// of what they held at that moment: after a limit error or a failed allocation the attempt is
+// made again on one thread, in document order, so that its result or error is the same at every
+// thread count.
+template <class Attempt>
+auto with_serial_retry(const LoadOptions& options, const std::string& label, Attempt&& attempt) {
+  if (runs_parallel(options.threads)) {
+    try {
+      return attempt(options);
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::limit) throw;
+    } catch (const std::bad_alloc&) {
+    }
+  }
+  LoadOptions serial = options;
+  serial.threads = 1;
+  try {
+    return attempt(serial);
+  } catch (const std::bad_alloc&) {
+    throw allocation_failure({label, "", std::nullopt});
+  }
+}
+
+// Phase C for one worksheet: its comments, tables, drawings and their charts.
+void read_sheet_extras(const Package& package, Sheet& sheet, const SheetOutput& output, const ScanLimits& limits,
+                       const std::string& workbook_part, Budget& memory);
 
 }  // namespace docconform::xlsx

@@ -14,7 +14,7 @@
 #include "docconform/pdf/dump.h"
 #include "docconform/pdf/generate.h"
 #include "docconform/pdf/writer.h"
-#include "docconform/sha256.h"
+#include "dump_files.h"
 #include "inflater_option.h"
 #include "limit_options.h"
 #include "option_ranges.h"
@@ -26,7 +26,7 @@ namespace {
 using namespace docconform::pdf;
 
 struct ReadOptions {
-  std::string file;
+  FileListOptions files;
   LimitOptions<Limits> limits;
   InflaterOption inflater;
   std::string source = to_string(SourceOptions{}.kind);
@@ -53,7 +53,7 @@ struct ReadOptions {
 };
 
 void add_read_options(CLI::App* app, ReadOptions& o, bool with_level) {
-  app->add_option("file", o.file, "PDF file")->required();
+  o.files.add_to(app);
   app->add_option("--source", o.source, "Byte source: mapped, pread, buffered or whole")->capture_default_str();
   add_source_size_options(app, o.sizes);
   o.limits.add_to(app);
@@ -65,18 +65,21 @@ void add_read_options(CLI::App* app, ReadOptions& o, bool with_level) {
     app->add_option("--level", o.level, "1: version, pages, object count; 2: + merged xref; 3: + sections, trailer, pages, every object")
         ->capture_default_str()
         ->transform(integer_range(1, max_dump_level));
-    app->add_option("--threads", o.threads, "Level 3: threads reading the objects (0 = min(jobs, cores)); same dump at any count")
+    app->add_option("--threads", o.threads,
+                    "Threads reading several files at once, or one file's objects at level 3 (0 = min(jobs, cores)); same "
+                    "output at any count")
         ->capture_default_str()
         ->transform(integer_range(0, max_threads_option));
-    app->add_flag("--serial", o.serial, "Level 3: read every object on the calling thread (--threads 1)");
+    app->add_flag("--serial", o.serial, "Read every file and object on the calling thread (--threads 1)");
   }
 }
 
-// A dump is printed only once complete (a level-3 dump can fail at any object); a digest is
-// computed piece by piece. Both stop at max_output_bytes.
-void dump_with(const ReadOptions& o, const DumpSink& sink) {
-  write_pdf_dump_file(o.file, o.source_options(), o.level, o.reader_limits(), bounded_sink(o.limits.output_limits(), o.file, sink),
-                      o.thread_cap(), o.password, o.recover ? Recovery::rebuild : Recovery::strict);
+// Dumps and digests are made piece by piece and stop at max_output_bytes.
+FileDumper dumper(const ReadOptions& o) {
+  return [&o](const std::string& path, unsigned threads, const DumpSink& sink) {
+    write_pdf_dump_file(path, o.source_options(), o.level, o.reader_limits(), bounded_sink(o.limits.output_limits(), path, sink),
+                        threads, o.password, o.recover ? Recovery::rebuild : Recovery::strict);
+  };
 }
 
 std::pair<std::string, std::string> split_assignment(const std::string& text, const char* what) {
@@ -91,20 +94,12 @@ void add_pdf_commands(CommandGroups& groups) {
   auto dump_options = std::make_shared<ReadOptions>();
   auto* dump = groups.dump.add_subcommand("pdf", "Canonical dump of a PDF (conformance/SPEC.md, format pdf)");
   add_read_options(dump, *dump_options, true);
-  dump->callback([dump_options] {
-    std::string text;
-    dump_with(*dump_options, [&](std::string_view piece) { text += piece; });
-    write_file("-", text);
-  });
+  dump->callback([dump_options] { run_dumps(dump_options->files, dump_options->thread_cap(), dumper(*dump_options)); });
 
   auto digest_options = std::make_shared<ReadOptions>();
   auto* digest = groups.digest.add_subcommand("pdf", "SHA-256 of the canonical dump of a PDF");
   add_read_options(digest, *digest_options, true);
-  digest->callback([digest_options] {
-    Sha256 hash;
-    dump_with(*digest_options, [&](std::string_view piece) { hash.update(piece); });
-    std::cout << hash.final_hex() << "\n";
-  });
+  digest->callback([digest_options] { run_digests(digest_options->files, digest_options->thread_cap(), dumper(*digest_options)); });
 
   auto gen_options = std::make_shared<GenerateOptions>();
   auto gen_out = std::make_shared<std::string>();

@@ -13,6 +13,7 @@
 #include "docconform/sst/strings_file.h"
 #include "docconform/sst/writer.h"
 #include "docconform/sst/xls.h"
+#include "dump_files.h"
 #include "limit_options.h"
 #include "phases.h"
 #include "option_ranges.h"
@@ -166,22 +167,24 @@ void add_sst_commands(CommandGroups& groups) {
   add_xls(groups);
 
   struct FileOptions {
-    std::string path;
+    FileListOptions files;
     LimitOptions<Limits> limits;
+    unsigned threads = 0;
   };
-  auto dump_options = std::make_shared<FileOptions>();
-  auto* dump = groups.dump.add_subcommand("sst", "Canonical string list of a .xls or raw SST record file");
-  dump->add_option("file", dump_options->path, "Input file")->required();
-  dump_options->limits.add_to(dump);
-  dump->callback([dump_options] { write_file("-", dump_file(dump_options->path, dump_options->limits)); });
-
-  auto digest_options = std::make_shared<FileOptions>();
-  auto* digest = groups.digest.add_subcommand("sst", "SHA-256 of the sst canonical dump of a file");
-  digest->add_option("file", digest_options->path, "Input file")->required();
-  digest_options->limits.add_to(digest);
-  digest->callback([digest_options] {
-    std::cout << sha256_hex(dump_file(digest_options->path, digest_options->limits)) << "\n";
-  });
+  for (CLI::App* group : {&groups.dump, &groups.digest}) {
+    const bool wants_digest = group == &groups.digest;
+    auto o = std::make_shared<FileOptions>();
+    auto* command = group->add_subcommand(
+        "sst", wants_digest ? "SHA-256 of the sst canonical dump of a file" : "Canonical string list of a .xls or raw SST record file");
+    o->files.add_to(command);
+    o->limits.add_to(command);
+    add_file_threads_option(command, o->threads);
+    command->callback([o, wants_digest] {
+      // The table is read whole, so its dump is made whole (it is about the size of the file).
+      const FileDumper dumper = [&o](const std::string& path, unsigned, const DumpSink& sink) { sink(dump_file(path, o->limits)); };
+      wants_digest ? run_digests(o->files, o->threads, dumper) : run_dumps(o->files, o->threads, dumper);
+    });
+  }
 
   // sstw: the reference writer judged by the reference reader (conformance/SPEC.md, format sstw).
   struct WrittenOptions {

@@ -3,9 +3,9 @@
 
 #include "cli_util.h"
 #include "commands.h"
-#include "docconform/sha256.h"
 #include "docconform/utf8.h"
 #include "docconform/utf8_dump.h"
+#include "dump_files.h"
 #include "option_ranges.h"
 
 namespace docconform::cli {
@@ -54,28 +54,27 @@ void add_utf8_commands(CommandGroups& groups) {
   });
 
   struct DumpOptions {
-    std::string file;
+    FileListOptions files;
     Utf8DumpLimits limits;
+    unsigned threads = 0;
   };
-  auto add_dump_options = [](CLI::App* command, DumpOptions& d) {
-    command->add_option("file", d.file, "Input file")->required();
-    command->add_option("--max-bytes", d.limits.max_input_bytes, "Largest input accepted (limit error above)")
+  for (CLI::App* group : {&groups.dump, &groups.digest}) {
+    const bool wants_digest = group == &groups.digest;
+    auto d = std::make_shared<DumpOptions>();
+    auto* command = group->add_subcommand(
+        "utf8", wants_digest ? "SHA-256 of the utf8 canonical dump of a file" : "Canonical dump of a file decoded as UTF-8 with passthrough");
+    d->files.add_to(command);
+    command->add_option("--max-bytes", d->limits.max_input_bytes, "Largest input accepted (limit error above)")
         ->capture_default_str()
         ->transform(byte_range(0, max_bytes_option));
-  };
-  auto dump_options = std::make_shared<DumpOptions>();
-  auto* dump = groups.dump.add_subcommand("utf8", "Canonical dump of a file decoded as UTF-8 with passthrough");
-  add_dump_options(dump, *dump_options);
-  dump->callback([d = dump_options] {
-    std::cout << utf8_dump(read_file(d->file, d->limits.max_input_bytes), d->limits);
-  });
-
-  auto digest_options = std::make_shared<DumpOptions>();
-  auto* digest = groups.digest.add_subcommand("utf8", "SHA-256 of the utf8 canonical dump of a file");
-  add_dump_options(digest, *digest_options);
-  digest->callback([d = digest_options] {
-    std::cout << sha256_hex(utf8_dump(read_file(d->file, d->limits.max_input_bytes), d->limits)) << "\n";
-  });
+    add_file_threads_option(command, d->threads);
+    command->callback([d, wants_digest] {
+      const FileDumper dumper = [&d](const std::string& path, unsigned, const DumpSink& sink) {
+        sink(utf8_dump(read_file(path, d->limits.max_input_bytes), d->limits));
+      };
+      wants_digest ? run_digests(d->files, d->threads, dumper) : run_dumps(d->files, d->threads, dumper);
+    });
+  }
 }
 
 }  // namespace docconform::cli

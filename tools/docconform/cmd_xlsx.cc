@@ -6,10 +6,10 @@
 #include "commands.h"
 #include "docconform/output_file.h"
 #include "docconform/output_limit.h"
-#include "docconform/sha256.h"
 #include "docconform/xlsx/dump.h"
 #include "docconform/xlsx/generator.h"
 #include "docconform/xlsx/workbook.h"
+#include "dump_files.h"
 #include "inflater_option.h"
 #include "limit_options.h"
 #include "option_ranges.h"
@@ -18,19 +18,19 @@ namespace docconform::cli {
 namespace {
 
 struct LoadFlags {
-  std::string file;
+  FileListOptions files;
   LimitOptions<xlsx::Limits> limits;
   unsigned threads = 0;
   bool serial = false;
   bool no_shortcut = false;
-  std::string inflate = "workers";
   InflaterOption inflater;
   std::size_t chunk_bytes = xlsx::LoadOptions{}.chunk_bytes;
 
-  xlsx::LoadOptions options() const {
+  unsigned thread_cap() const { return serial ? 1 : threads; }
+
+  xlsx::LoadOptions options(unsigned file_threads) const {
     xlsx::LoadOptions o;
-    o.threads = serial ? 1 : threads;
-    o.inflate = inflate == "serial" ? xlsx::InflateMode::serial : xlsx::InflateMode::workers;
+    o.threads = file_threads;
     o.chunk_bytes = chunk_bytes;
     o.shortcut = !no_shortcut;
     o.inflater = inflater.kind();
@@ -40,17 +40,23 @@ struct LoadFlags {
 };
 
 void add_load_flags(CLI::App* app, LoadFlags& flags) {
-  app->add_option("file", flags.file, "Input .xlsx/.xlsm file")->required();
-  app->add_option("--threads", flags.threads, "Thread cap (0 = min(jobs, cores))")->transform(integer_range(0, max_threads_option));
-  app->add_flag("--serial", flags.serial, "Load on the calling thread only");
+  flags.files.add_to(app);
+  app->add_option("--threads", flags.threads, "Thread cap of the run, across files and within each (0 = min(jobs, cores))")
+      ->transform(integer_range(0, max_threads_option));
+  app->add_flag("--serial", flags.serial, "Load every file on the calling thread only");
   app->add_flag("--no-shortcut", flags.no_shortcut,
                 "Read every cell and shared string token by token (the result must not change)");
-  app->add_option("--inflate", flags.inflate, "Where sheet parts are inflated: workers (default) or serial (phase A)")
-      ->check(CLI::IsMember({"workers", "serial"}));
   app->add_option("--chunk-bytes", flags.chunk_bytes, "Split sheets into chunks of about this much XML (0 = never)")
       ->transform(byte_range(0, max_bytes_option));
   flags.inflater.add_to(app);
   flags.limits.add_to(app);
+}
+
+// The dump of the workbook, streamed as its sheets are parsed, stopped at max_output_bytes.
+FileDumper dumper(const LoadFlags& flags) {
+  return [&flags](const std::string& path, unsigned threads, const DumpSink& sink) {
+    xlsx::write_streamed_dump_file(path, flags.options(threads), bounded_sink(flags.limits.output_limits(), path, sink));
+  };
 }
 
 }  // namespace
@@ -59,22 +65,12 @@ void add_xlsx_commands(CommandGroups& groups) {
   auto dump_flags = std::make_shared<LoadFlags>();
   auto* dump = groups.dump.add_subcommand("xlsx", "Canonical dump of a workbook (conformance/SPEC.md, format xlsx)");
   add_load_flags(dump, *dump_flags);
-  dump->callback([dump_flags] {
-    const auto wb = xlsx::load_workbook_file(dump_flags->file, dump_flags->options());
-    OutputFile out("-");
-    xlsx::write_dump(wb, bounded_sink(dump_flags->limits.output_limits(), dump_flags->file, [&](std::string_view piece) { out.write(piece); }));
-    out.commit();
-  });
+  dump->callback([dump_flags] { run_dumps(dump_flags->files, dump_flags->thread_cap(), dumper(*dump_flags)); });
 
   auto digest_flags = std::make_shared<LoadFlags>();
   auto* digest = groups.digest.add_subcommand("xlsx", "SHA-256 of the canonical dump of a workbook");
   add_load_flags(digest, *digest_flags);
-  digest->callback([digest_flags] {
-    const auto wb = xlsx::load_workbook_file(digest_flags->file, digest_flags->options());
-    Sha256 hash;
-    xlsx::write_dump(wb, bounded_sink(digest_flags->limits.output_limits(), digest_flags->file, [&](std::string_view piece) { hash.update(piece); }));
-    std::cout << hash.final_hex() << "\n";
-  });
+  digest->callback([digest_flags] { run_digests(digest_flags->files, digest_flags->thread_cap(), dumper(*digest_flags)); });
 
   auto gen = std::make_shared<xlsx::GenOptions>();
   auto out = std::make_shared<std::string>();

@@ -36,7 +36,8 @@ class LimitOptions {
     std::string help = "Override a limit (repeatable; K/M/G suffixes). Names and defaults:";
     append_defaults<L>(help, fields_);
     append_defaults<OutputLimits>(help, output_fields());
-    app->add_option("--limit", overrides_, help)->type_name("NAME=VALUE");
+    // One NAME=VALUE per --limit, so the input files may follow it.
+    app->add_option("--limit", overrides_, help)->type_name("NAME=VALUE")->allow_extra_args(false);
     app->add_flag("--fuzz-limits", fuzz_, "Start from the tight fuzzing profile (Limits::fuzz()) instead of the defaults");
   }
 

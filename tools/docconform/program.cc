@@ -11,9 +11,6 @@
 #include "parse_errors.h"
 
 namespace docconform::cli {
-namespace {
-
-// Exit statuses follow the adapter protocol (conformance/SPEC.md): 1 = input rejected.
 int exit_status(ErrorKind kind) {
   switch (kind) {
     case ErrorKind::format:
@@ -25,6 +22,8 @@ int exit_status(ErrorKind kind) {
   }
   return 1;
 }
+
+namespace {
 
 // The chosen subcommand's words, e.g. "gen strings": what was being done when memory ran out.
 std::string command_words(const CLI::App& app) {
@@ -61,6 +60,8 @@ int run_program(CLI::App& app, int argc, char** argv, const char* name) {
     close_standard_output();  // what was printed reached it, or the exit status says so
   } catch (const CLI::ParseError& e) {
     return exit_for_parse_error(app, e);
+  } catch (const ExitStatus& e) {
+    return e.status;
   } catch (const Error& e) {
     return report(e, name);
   } catch (const std::bad_alloc&) {
@@ -72,7 +73,7 @@ int run_program(CLI::App& app, int argc, char** argv, const char* name) {
   } catch (const std::exception& e) {
     std::fflush(stdout);
     std::cerr << name << ": internal error: " << e.what() << "\n";
-    return 70;
+    return internal_error_status;
   }
   return 0;
 }

@@ -3,7 +3,19 @@
 
 #include <CLI/CLI.hpp>
 
+#include "docconform/error.h"
+
 namespace docconform::cli {
+
+// The exit status of an Error (the adapter protocol's, conformance/SPEC.md: 1 = input rejected).
+int exit_status(ErrorKind kind);
+inline constexpr int internal_error_status = 70;  // a bug: any exception but docconform::Error
+
+// Thrown by a command that has reported its errors on stderr itself (one per file of several):
+// run_program returns the status.
+struct ExitStatus {
+  int status;
+};
 
 // Process set-up, first thing in main(): the truncation guard (a mapped file that another
 // process truncates is an error naming it, not a SIGBUS crash) and the removal of unfinished

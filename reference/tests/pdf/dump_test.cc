@@ -114,4 +114,73 @@ TEST(PdfParallelDump, BrokenObjectsFailWithTheSerialError) {
   }
 }
 
+// Batches change where the bytes are read, never what is dumped: every batch size (1 byte: no
+// extent fits, so nothing is held; a few objects; all) gives the unbatched dump, or its error,
+// on every source and thread count.
+TEST(PdfParallelDump, SameDumpAndErrorAtEveryBatchSize) {
+  for (const bool object_streams : {false, true}) {
+    GenerateOptions options = many_objects(object_streams);
+    options.objects = 3000;
+    const std::string good = pdftest::generated_pdf(options);
+    std::string broken = good;
+    {
+      auto source = memory_source(good);
+      Document document(*source);
+      std::vector<std::uint64_t> offsets;  // in number order
+      for (const XrefEntry& entry : document.xref()) {
+        if (entry.type == XrefEntry::Type::offset) offsets.push_back(entry.offset);
+      }
+      ASSERT_GT(offsets.size(), 10u);
+      ASSERT_TRUE(pdftest::break_object_header(broken, offsets[offsets.size() / 2]));
+    }
+    for (const std::string* bytes : {&good, static_cast<const std::string*>(&broken)}) {
+      pdftest::TempFile file(*bytes, "batched_dump");
+      Limits unbatched;
+      unbatched.dump_batch_bytes = 0;
+      const auto dump_or_error = [&](const SourceOptions& source, const Limits& limits, unsigned threads) -> std::string {
+        try {
+          return pdf_dump_file(file.path(), source, 3, limits, threads);
+        } catch (const docconform::Error& e) {
+          return std::string("error: ") + e.what();
+        }
+      };
+      const std::string expected = dump_or_error({}, unbatched, 1);
+      EXPECT_EQ(expected.rfind("error: ", 0) == 0, bytes == &broken) << expected.substr(0, 200);
+      for (const std::uint64_t batch : {std::uint64_t{1}, std::uint64_t{4096}, std::uint64_t{1} << 30}) {
+        Limits limits;
+        limits.dump_batch_bytes = batch;
+        for (const SourceKind kind : {SourceKind::mapped, SourceKind::pread}) {
+          SourceOptions source;
+          source.kind = kind;
+          source.window = 1 << 16;
+          for (const unsigned threads : {1U, 2U}) {
+            EXPECT_TRUE(dump_or_error(source, limits, threads) == expected)
+                << "object streams " << object_streams << ", batch " << batch << ", " << to_string(kind) << ", threads "
+                << threads << (bytes == &broken ? ", broken" : "");
+          }
+        }
+      }
+    }
+  }
+}
+
+// In a shuffled file, number order jumps all over the file: read where the objects lie, a
+// window slides back and forth; held in one batch, the objects cost one sweep of the file.
+TEST(PdfBatchedDump, OneBatchSweepsTheFileOnce) {
+  pdftest::TempFile file(pdftest::generated_pdf(many_objects(false)), "batched_sweep");
+  const auto object_maps = [&](std::uint64_t batch) {
+    SourceOptions options;
+    options.window = 1 << 16;
+    auto source = open_source(file.path(), options);
+    Limits limits;
+    limits.dump_batch_bytes = batch;
+    Document document(*source, limits);
+    const SweepResult result = write_pdf_dump(document, 3, [](std::string_view) {}, 1);
+    return std::pair(result.counts.map, (source->size() + options.window - 1) / options.window);
+  };
+  const auto [held_maps, windows] = object_maps(std::uint64_t{1} << 30);
+  EXPECT_LE(held_maps, windows + 2);
+  EXPECT_GT(object_maps(0).first, 3 * windows);
+}
+
 }  // namespace

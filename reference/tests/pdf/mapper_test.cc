@@ -38,15 +38,26 @@ TEST(MapperArithmetic, StraddlingRequestGrowsTheOneView) {
   EXPECT_EQ(plan.length, (2u << 20) + 16'960u);
 }
 
-TEST(MapperArithmetic, ClampsAtEndOfFile) {
+TEST(MapperArithmetic, ViewNearTheEndOfTheFileStartsEarlierToKeepTheWindowSize) {
+  // 256 KiB window over a 1,000,100-byte file: the view ends at EOF and starts at the first
+  // granule from which it fits, so the whole tail shares it.
+  const ViewPlan plan = plan_view(1'000'000, 10, 256 << 10, 64 << 10, 1'000'100);
+  EXPECT_EQ(plan.aligned, 786'432u);
+  EXPECT_EQ(plan.delta, 1'000'000u - 786'432u);
+  EXPECT_EQ(plan.length, 1'000'100u - 786'432u);
+  EXPECT_EQ(plan_view(800'000, 10, 256 << 10, 64 << 10, 1'000'100).aligned, 786'432u);
+}
+
+TEST(MapperArithmetic, WindowLargerThanTheFileMapsItWhole) {
   const ViewPlan plan = plan_view(1'000'000, 10, 64ull << 20, 64 << 10, 1'000'100);
-  EXPECT_EQ(plan.aligned, 983'040u);
-  EXPECT_EQ(plan.length, 1'000'100u - 983'040u);
+  EXPECT_EQ(plan.aligned, 0u);
+  EXPECT_EQ(plan.length, 1'000'100u);
 }
 
 TEST(MapperArithmetic, HugeWindowIsClampedWithoutWrapping) {
   const ViewPlan plan = plan_view(1'000'000, 10, UINT64_MAX, 64 << 10, 1'000'100);
-  EXPECT_EQ(plan.length, 1'000'100u - 983'040u);
+  EXPECT_EQ(plan.aligned, 0u);
+  EXPECT_EQ(plan.length, 1'000'100u);
 }
 
 TEST(MapperArithmetic, WindowOfFileSizeIsOneMapping) {

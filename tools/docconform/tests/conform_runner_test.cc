@@ -58,6 +58,9 @@ class ConformRunner : public ::testing::Test {
     write(root_ / "raiser.py", "import sys\nsys.stdout.write('docconform-dump')\nraise ValueError('adapter bug')\n");
     write(root_ / "thrower.js", "throw new TypeError('adapter bug');\n");
     write(root_ / "exit3.sh", "echo 'something broke' >&2; exit 3\n");
+    // The whole golden dump of y_a.bin, then a failure: a dump is complete only on exit 0.
+    write(root_ / "dump-then-reject.sh", "printf 'docconform-dump utf8 1\\nunits 1\\ntext \"a\"\\n'; echo 'error: format' >&2; exit 1\n");
+    write(root_ / "dump-then-fail.sh", "printf 'docconform-dump utf8 1\\nunits 1\\ntext \"a\"\\n'; exit 70\n");
     write(root_ / "closer.sh", "exec >&- 2>&-; exec sleep 20\n");
     // Leaves a grandchild in its own session that would write `late` after a second.
     write(root_ / "escaper.sh", "setsid /bin/sh -c 'sleep 1; touch " + (root_ / "late").string() +
@@ -75,7 +78,9 @@ class ConformRunner : public ::testing::Test {
           "raiser\tutf8\tthird-party\tnogate\t-\t/usr/bin/python3 {root}/raiser.py {input}\n"
           "thrower\tutf8\tthird-party\tnogate\tnode\tnode {root}/thrower.js {input}\n"
           "exit3\tutf8\tthird-party\tnogate\t-\t/bin/sh {root}/exit3.sh {input}\n"
-          "verbose\tutf8\tthird-party\tnogate\t-\t/bin/sh {root}/verbose.sh {input}\n");
+          "verbose\tutf8\tthird-party\tnogate\t-\t/bin/sh {root}/verbose.sh {input}\n"
+          "dump-then-reject\tutf8\tthird-party\tnogate\t-\t/bin/sh {root}/dump-then-reject.sh {input}\n"
+          "dump-then-fail\tutf8\tthird-party\tnogate\t-\t/bin/sh {root}/dump-then-fail.sh {input}\n");
   }
   void TearDown() override { fs::remove_all(root_); }
 
@@ -170,6 +175,21 @@ TEST_F(ConformRunner, UncaughtExceptionOrUnknownExitIsAnAdapterFailureNotAReject
     }
   }
   EXPECT_TRUE(report.gate_failed());
+}
+
+TEST_F(ConformRunner, OutputOfAFailedRunIsNeverTakenAsADump) {
+  const RunReport report = run({"dump-then-reject", "dump-then-fail"});
+  EXPECT_EQ(statuses(report, "dump-then-reject").at("y_a.bin"), Status::rejected_must_accept);
+  EXPECT_EQ(statuses(report, "dump-then-reject").at("n_never.bin"), Status::rejected_as_expected);
+  for (const auto& [name, status] : statuses(report, "dump-then-fail")) EXPECT_EQ(status, Status::adapter_failure) << name;
+  for (const auto& r : report.results) {
+    if (r.impl == "dump-then-reject") {
+      EXPECT_EQ(r.digest, "rejected") << r.case_file->name;
+    }
+    if (r.case_file->name == "y_a.bin") {
+      EXPECT_FALSE(r.golden_match) << r.impl;  // its whole golden dump was printed
+    }
+  }
 }
 
 TEST_F(ConformRunner, FiltersThatSelectNothingAreUsageErrors) {

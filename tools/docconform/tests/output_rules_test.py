@@ -12,8 +12,9 @@ import signal
 import stat
 import subprocess
 import sys
-import tempfile
 import time
+
+from cli_cases import run_cases
 
 BINARY, ROOT = sys.argv[1], sys.argv[2]
 ONLY = set(sys.argv[3:])
@@ -193,23 +194,5 @@ def golden_update_on_a_full_file_system_keeps_the_dumps(work):
     assert f"FAIL utf8/{name[:-5]}: the readable dump" in p.stdout.decode(), p.stdout.decode()
 
 
-def main():
-    failed = 0
-    for function in CASES:
-        if ONLY and function.__name__ not in ONLY:
-            continue
-        work = tempfile.mkdtemp(prefix="docconform-output-rules-")
-        os.chmod(work, 0o755)
-        try:
-            function(work)
-            print(f"ok   {function.__name__}")
-        except Exception as error:  # noqa: BLE001 - every case reports, then the next runs
-            failed += 1
-            print(f"FAIL {function.__name__}: {error}")
-        finally:
-            shutil.rmtree(work, ignore_errors=True)
-    return 1 if failed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_cases(CASES, ONLY, "docconform-output-rules-"))

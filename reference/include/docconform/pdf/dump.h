@@ -11,6 +11,7 @@
 #include "docconform/pdf/limits.h"
 #include "docconform/pdf/object.h"
 #include "docconform/pdf/source.h"
+#include "docconform/pdf/sweep.h"
 
 namespace docconform::pdf {
 
@@ -26,8 +27,11 @@ std::string canonical_text(const Object& object);
 // consumer that must not show a partial dump collects it first (pdf_dump). Level 3's objects
 // are read on up to `threads` threads (0 = auto), each extra one through a source of its own
 // (ByteSource::another()); the dump, and the error on bad input, are the same at every count.
-void write_pdf_dump(Document& document, int level, const std::function<void(std::string_view)>& sink,
-                    unsigned threads = 0);
+// Level 3 reads its objects in batches of at most Limits::dump_batch_bytes of the file, each
+// batch's bytes copied in file order and then parsed in number order. Returns what the object
+// readers did (nothing below level 3).
+SweepResult write_pdf_dump(Document& document, int level, const std::function<void(std::string_view)>& sink,
+                           unsigned threads = 0);
 std::string pdf_dump(Document& document, int level, unsigned threads = 0);
 // Opens path with the given source (and password, for an encrypted file: Document) and dumps
 // it; errors carry the file name. A dump of a file read with recovery starts (after its header

@@ -29,8 +29,13 @@ struct Limits {
   std::uint64_t objstm_cache_bytes = 128ull << 20;
   // Memory one load holds for what grows with the input: the cross-reference table, the objects
   // each reader is parsing, the page tree walked, the page lines of a level-3 dump. (Decoded
-  // streams are bounded by max_stream_decoded each and the cache limits above.)
+  // streams are bounded by max_stream_decoded each and the cache limits above, a level-3 dump's
+  // batch by dump_batch_bytes below.)
   std::uint64_t max_memory = 2ull << 30;
+  // A level-3 dump reads its objects in batches: the bytes of a batch are copied out of the file
+  // in file order, then parsed in number order, so the file is swept once a batch. The bytes a
+  // batch holds (0: none are held; the objects are read where they lie, in number order).
+  std::uint64_t dump_batch_bytes = 64ull << 20;
   // Recovery (`--recover`): the object syntax parsed while rebuilding the xref from a scan, at
   // most this many times the file's size (plus 1 MiB), however the headers found overlap.
   std::uint64_t recovery_parse_ratio = 4;
@@ -50,6 +55,7 @@ struct Limits {
     l.max_objstm_objects = 10'000;
     l.objstm_cache_bytes = 8ull << 20;
     l.max_memory = 256ull << 20;
+    l.dump_batch_bytes = 64ull << 10;
     return l;
   }
 
@@ -69,6 +75,7 @@ struct Limits {
     visit("objstm_cache", &Limits::objstm_cache);
     visit("objstm_cache_bytes", &Limits::objstm_cache_bytes);
     visit("max_memory", &Limits::max_memory);
+    visit("dump_batch_bytes", &Limits::dump_batch_bytes);
     visit("recovery_parse_ratio", &Limits::recovery_parse_ratio);
   }
 };

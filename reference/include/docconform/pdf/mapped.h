@@ -19,7 +19,8 @@ namespace docconform::pdf {
 
 // Where a view for [offset, offset + size) goes: the aligned file offset, the distance of the
 // request from it, and the view length (the window, grown to cover a straddling request,
-// clamped at EOF). Pure arithmetic; granularity must be non-zero.
+// clamped at EOF; a view that would pass EOF starts earlier to keep the window's size). Pure
+// arithmetic; granularity must be non-zero.
 struct ViewPlan {
   std::uint64_t aligned = 0;
   std::uint64_t delta = 0;

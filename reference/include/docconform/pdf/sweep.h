@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "docconform/pdf/document.h"
 
@@ -18,6 +19,7 @@ struct SweepResult {
   unsigned threads = 1;     // threads that took part
   ReaderStats stats;        // summed over the workers: inflate_seconds is thread time, not wall time
   SourceCounts counts;      // kernel calls and copies during the sweep, every worker's source together
+  std::vector<SourceCounts> worker_counts;  // the same, each worker's source apart
 };
 
 // Resolves and parses every in-use object. threads: a cap, 0 = auto (min(jobs, cores)). visit,

@@ -1,6 +1,7 @@
 // The canonical dump of a workbook (conformance/SPEC.md, format xlsx, version 1) and its SHA-256.
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -15,5 +16,23 @@ inline constexpr int dump_version = 1;
 void write_dump(const Workbook& workbook, const std::function<void(std::string_view)>& sink);
 std::string dump(const Workbook& workbook);
 std::string dump_sha256(const Workbook& workbook);
+
+// Parsed sheet chunks (LoadOptions::chunk_bytes of XML each) the streamed dump lets wait to be
+// written, beside one per thread: enough to keep the threads busy while the dump is written.
+inline constexpr std::size_t default_dump_window = 8;
+
+// The same dump of a workbook's bytes, written as the sheets are parsed instead of from a loaded
+// model: memory holds the shared string table, each sheet's merged ranges, comments and tables,
+// and a window of chunks, not the cells. (A sheet whose cells are out of (row, column) order, or
+// whose split was not at a row boundary, is held whole, as the full load holds it.) Every error
+// is found before the first piece goes to sink, and is the full load's (the same kind, part and
+// offset), except that max_memory counts what is held at once, not the whole model. Sheets are
+// always inflated on the workers (options.inflate is not used).
+void write_streamed_dump(std::string_view bytes, const LoadOptions& options, const std::string& label,
+                         const std::function<void(std::string_view)>& sink, std::size_t window = default_dump_window);
+// The same for a file, read through a memory mapping (as load_workbook_file).
+void write_streamed_dump_file(const std::string& path, const LoadOptions& options,
+                              const std::function<void(std::string_view)>& sink,
+                              std::size_t window = default_dump_window);
 
 }  // namespace docconform::xlsx

@@ -1,0 +1,178 @@
+// The streamed dump (write_streamed_dump) against the dump of the full load: the same bytes, or
+// the same error, for the bundled cases, the real-file corpus and workbooks made to need what a
+// sheet gives only at its end (merged ranges, cells out of order, unsafe split points, errors
+// after the first sheet), at 1 and 2 threads, several chunk sizes and windows of 1 and 2 chunks.
+// Named "Parallel" so that ci/sanitizers runs it under TSan.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "docconform/error.h"
+#include "docconform/sha256.h"
+#include "test_workbook.h"
+
+namespace docconform::xlsx::test {
+namespace {
+
+std::string full_outcome(const std::string& bytes, const LoadOptions& options) {
+  try {
+    return dump(load_workbook(bytes, options, "f"));
+  } catch (const Error& e) {
+    return std::string("error: ") + e.what();
+  }
+}
+
+std::string streamed_outcome(const std::string& bytes, const LoadOptions& options, std::size_t window) {
+  std::string out;
+  try {
+    write_streamed_dump(bytes, options, "f", [&](std::string_view piece) { out.append(piece); }, window);
+    return out;
+  } catch (const Error& e) {
+    EXPECT_EQ(out, "") << "output before the error";
+    return std::string("error: ") + e.what();
+  }
+}
+
+LoadOptions with(unsigned threads, std::size_t chunk_bytes, const Limits& limits = {}) {
+  LoadOptions o;
+  o.threads = threads;
+  o.chunk_bytes = chunk_bytes;
+  o.limits = limits;
+  return o;
+}
+
+// small_chunk: the smallest chunk size tried (a few rows of the workbooks here).
+void expect_same_as_full_load(const std::string& bytes, const std::string& name, const Limits& limits = {},
+                              std::size_t small_chunk = 200) {
+  const std::string expected = full_outcome(bytes, with(1, 0, limits));
+  for (const unsigned threads : {1u, 2u}) {
+    for (const std::size_t chunk : {std::size_t{0}, std::size_t{16384}, small_chunk}) {
+      for (const std::size_t window : {1u, 2u}) {
+        ASSERT_EQ(streamed_outcome(bytes, with(threads, chunk, limits), window), expected)
+            << name << " threads " << threads << " chunk " << chunk << " window " << window;
+      }
+    }
+  }
+}
+
+std::string read_all(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void expect_directory_same(const std::filesystem::path& dir) {
+  // One configuration a file, in turn: 1 thread, chunks of 4 KiB, a window of 1; 2 threads,
+  // chunks of 200 bytes, a window of 2 (the sets are large enough to cover both kinds).
+  std::size_t files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() != ".xlsx" && entry.path().extension() != ".xlsm") continue;
+    const std::string bytes = read_all(entry.path());
+    const unsigned threads = files % 2 == 0 ? 1 : 2;
+    ASSERT_EQ(streamed_outcome(bytes, with(threads, threads == 1 ? 4096 : 200), threads), full_outcome(bytes, with(1, 0)))
+        << entry.path().filename().string() << " threads " << threads;
+    ++files;
+  }
+  EXPECT_GT(files, 0u);
+}
+
+TEST(XlsxStreamedDumpParallel, BundledCases) {
+  expect_directory_same(std::filesystem::path(DOCCONFORM_SOURCE_DIR) / "conformance" / "cases" / "xlsx");
+}
+
+TEST(XlsxStreamedDumpParallel, RealCorpus) {
+  const std::filesystem::path dir = std::filesystem::path(DOCCONFORM_SHARED_DIR) / "corpus-real" / "xlsx";
+  if (!std::filesystem::is_directory(dir)) GTEST_SKIP() << "no " << dir << " (the shared real-file corpus)";
+  expect_directory_same(dir);
+}
+
+TEST(XlsxStreamedDumpParallel, GeneratedWorkbooks) {
+  for (const bool inline_strings : {false, true}) {
+    GenOptions g;
+    g.sheets = 3;
+    g.rows = 150;
+    g.columns = 5;
+    g.inline_strings = inline_strings;
+    g.implicit_refs = !inline_strings;
+    g.malformed_utf8 = true;
+    expect_same_as_full_load(generate_workbook(g), "generated");
+  }
+}
+
+// What only a sheet's end tells: ranges that hide cells already parsed, cells out of order and
+// duplicated (sorted, the last kept), and split points inside comments and CDATA.
+TEST(XlsxStreamedDumpParallel, WhatTheSheetEndDecides) {
+  std::string rows, unordered, tricky;
+  for (int r = 1; r <= 120; ++r) {
+    const std::string n = std::to_string(r);
+    rows += "<row r=\"" + n + "\"><c r=\"A" + n + "\"><v>" + n + "</v></c><c r=\"B" + n + "\"><v>1</v></c></row>";
+    unordered += "<row r=\"" + std::to_string(121 - r) + "\"><c><v>" + n + "</v></c></row>";
+    tricky += "<row r=\"" + n + "\"><c t=\"inlineStr\"><is><t>x<![CDATA[<row r=\"9\">]]></t></is></c><!-- <row r=\"7\"> --></row>";
+  }
+  unordered += "<row r=\"3\"><c r=\"A3\"><v>-1</v></c></row>";
+  expect_same_as_full_load(workbook_with_sheet(sheet(rows, "<mergeCells><mergeCell ref=\"A2:B100\"/></mergeCells>")),
+                           "merged");
+  expect_same_as_full_load(workbook_with_sheet(sheet(unordered)), "out of order");
+  expect_same_as_full_load(workbook_with_sheet(sheet(tricky)), "unsafe splits");
+}
+
+// Two sheets, S1 then S2, the first with the given rels (for its tables).
+std::string two_sheets(const std::string& first, const std::string& second, const std::string& first_rels = "") {
+  std::vector<std::pair<std::string, std::string>> entries{
+      {"_rels/.rels", rels({{"officeDocument", "xl/workbook.xml"}})},
+      {"xl/workbook.xml", std::string("<workbook xmlns=\"") + ns_main + "\" xmlns:r=\"" + ns_rel +
+                              "\"><sheets><sheet name=\"S1\" sheetId=\"1\" r:id=\"rId1\"/>"
+                              "<sheet name=\"S2\" sheetId=\"2\" r:id=\"rId2\"/></sheets></workbook>"},
+      {"xl/_rels/workbook.xml.rels", rels({{"worksheet", "worksheets/sheet1.xml"}, {"worksheet", "worksheets/sheet2.xml"}})},
+      {"xl/worksheets/sheet1.xml", first},
+      {"xl/worksheets/sheet2.xml", second},
+  };
+  if (!first_rels.empty()) entries.push_back({"xl/worksheets/_rels/sheet1.xml.rels", first_rels});
+  return build_zip(with_content_types(std::move(entries)));
+}
+
+// Errors late in a sheet, after more cells than the dump buffers before its first piece (so a
+// dump that wrote cells before finding the error shows it), and in a later step of the load.
+TEST(XlsxStreamedDumpParallel, ErrorsAreTheFullLoads) {
+  std::string rows;
+  for (int r = 1; r <= 5000; ++r) rows += "<row r=\"" + std::to_string(r) + "\"><c t=\"s\"><v>0</v></c></row>";
+  const std::string sst = "<si><t>a</t></si>";
+  const auto expect_same = [](const std::string& bytes, const std::string& name, const Limits& limits = {}) {
+    expect_same_as_full_load(bytes, name, limits, 2048);
+  };
+  expect_same(workbook_with_sheet(sheet(rows + "<row><c><v>x</v></c></row>"), sst), "bad number");
+  expect_same(workbook_with_sheet(sheet(rows + "<row><c t=\"s\"><v>5</v></c></row>"), sst), "index");
+  expect_same(workbook_with_sheet(sheet(rows + "<row r=\"2\"><c><v>1</v></c></row><row>"), sst), "unclosed");
+  expect_same(workbook_with_sheet(sheet(rows), "<si><t>a</t></si><si><t>b</x></si>"), "bad table");
+  Limits few_cells;
+  few_cells.max_cells = 3000;
+  expect_same(workbook_with_sheet(sheet(rows), sst), "max_cells", few_cells);
+  // The full load reads a sheet's tables after every sheet's cells: a later sheet's error first.
+  const std::string table_rels = rels({{"table", "../tables/none.xml"}});
+  std::string plain;
+  for (int r = 1; r <= 5000; ++r) plain += "<row r=\"" + std::to_string(r) + "\"><c><v>" + std::to_string(r) + "</v></c></row>";
+  const std::string with_table = sheet(plain, "<tableParts><tablePart r:id=\"rId1\"/></tableParts>");
+  expect_same(two_sheets(with_table, sheet("<row><c><v>x</v></c></row>"), table_rels), "missing table, bad second sheet");
+  expect_same(two_sheets(with_table, sheet(plain), table_rels), "missing table");
+}
+
+// The cells are not held: a workbook whose model passes max_memory dumps in a small window.
+TEST(XlsxStreamedDumpParallel, MemoryHoldsAWindowNotTheSheet) {
+  GenOptions g;
+  g.rows = 8000;
+  g.columns = 4;
+  g.inline_strings = true;
+  const std::string bytes = generate_workbook(g);
+  Limits tight;
+  tight.max_memory = 1 << 20;
+  for (const unsigned threads : {1u, 2u}) {
+    EXPECT_EQ(full_outcome(bytes, with(threads, 32 << 10, tight)).rfind("error: ", 0), 0u);
+    EXPECT_EQ(streamed_outcome(bytes, with(threads, 32 << 10, tight), 2), full_outcome(bytes, with(threads, 0)));
+  }
+}
+
+}  // namespace
+}  // namespace docconform::xlsx::test

@@ -1,0 +1,162 @@
+#!/usr/bin/python3
+"""`dump` and `digest` over one file or many: dump_files_cli.py DOCCONFORM ROOT [CASE...]
+
+One file: the unframed dump and digest of today, byte for byte the golden ones. Several files
+(or --files-from): input order at every thread count, each dump framed by `==> PATH` and
+`<== ok` / `<== error CLASS`, a bad file in the middle reported on stderr by name while the
+others still run, the exit status of the first failed file, and --output replaced only when
+the output is complete (conformance/SPEC.md section 1, "Output of the CLI")."""
+import hashlib
+import os
+import subprocess
+import sys
+
+from cli_cases import run_cases
+
+BINARY, ROOT = sys.argv[1], sys.argv[2]
+ONLY = set(sys.argv[3:])
+CASES_DIR = os.path.join(ROOT, "conformance", "cases")
+CASES = []
+# format -> the dump command's words and the case directory
+FORMATS = {"xlsx": (["xlsx"], "xlsx"), "pdf3": (["pdf", "--level", "3"], "pdf"), "sst": (["sst"], "sst"), "utf8": (["utf8"], "utf8")}
+
+
+def case(function):
+    CASES.append(function)
+    return function
+
+
+def run(args, expect=0, **kwargs):
+    kwargs.setdefault("stdout", subprocess.PIPE)
+    p = subprocess.run([BINARY] + args, stderr=subprocess.PIPE, **kwargs)
+    assert p.returncode == expect, f"{args}: exit {p.returncode}, expected {expect}: {p.stderr.decode(errors='replace')}"
+    return p
+
+
+def ledger(format_name):
+    """(case path, expectation) in ledger order: 'sha256:HEX' or 'rejected'; cases needing a password left out."""
+    _, directory = FORMATS[format_name]
+    entries = []
+    with open(os.path.join(ROOT, "golden", format_name + ".sha256")) as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            name, expectation = line.split()
+            path = os.path.join(CASES_DIR, directory, name)
+            if not os.path.exists(path + ".password"):
+                entries.append((path, expectation))
+    return entries
+
+
+@case
+def one_file_is_unframed_and_golden(work):
+    for format_name, (words, _) in FORMATS.items():
+        accepted = [(path, e) for path, e in ledger(format_name) if e != "rejected"][:3]
+        for path, expectation in accepted:
+            dump = run(["dump"] + words + [path]).stdout
+            assert "sha256:" + hashlib.sha256(dump).hexdigest() == expectation, (format_name, path)
+            golden = os.path.join(ROOT, "golden", format_name, os.path.basename(path) + ".dump")
+            if os.path.exists(golden):
+                assert open(golden, "rb").read() == dump, golden
+            assert run(["digest"] + words + [path]).stdout.decode() == expectation[len("sha256:"):] + "\n"
+            out = os.path.join(work, "out")
+            run(["dump"] + words + [path, "--output", out])
+            assert open(out, "rb").read() == dump
+
+
+@case
+def digests_of_every_case_in_order_at_every_thread_count(work):
+    for format_name, (words, _) in FORMATS.items():
+        entries = ledger(format_name)
+        listing = os.path.join(work, format_name + ".list")
+        with open(listing, "w") as f:
+            f.write("".join(path + "\n" for path, _ in entries))
+        rejected = [path for path, e in entries if e == "rejected"]
+        outputs = []
+        for threads in ("1", "2"):
+            p = run(["digest"] + words + ["--threads", threads, "--files-from", listing], 1 if rejected else 0)
+            outputs.append(p.stdout)
+            expected = "".join(f"{e[len('sha256:'):]}  {path}\n" for path, e in entries if e != "rejected")
+            assert p.stdout.decode() == expected, (format_name, threads)
+            errors = p.stderr.decode()
+            for path in rejected:
+                assert f"docconform: {path}: " in errors, (format_name, path, errors)
+        assert outputs[0] == outputs[1]
+        dumps = [run(["dump"] + words + ["--threads", threads, "--files-from", listing], 1 if rejected else 0).stdout
+                 for threads in ("1", "2")]
+        assert dumps[0] == dumps[1], format_name
+
+
+def frames(output):
+    """The framed output as [(path, dump bytes, closing line)]."""
+    parts = []
+    for block in output.split(b"==> ")[1:]:
+        header, rest = block.split(b"\n", 1)
+        body, closing = rest[:rest.rindex(b"<== ")], rest[rest.rindex(b"<== "):]
+        parts.append((header.decode(), body, closing.decode()))
+    return parts
+
+
+@case
+def bad_file_in_the_middle(work):
+    good = os.path.join(CASES_DIR, "xlsx", "y_minimal.xlsx")
+    bad = os.path.join(CASES_DIR, "xlsx", "n_column_beyond_limit.xlsx")
+    missing = os.path.join(work, "missing.xlsx")
+    single = run(["dump", "xlsx", good]).stdout
+    for threads in ("1", "2"):
+        p = run(["dump", "xlsx", "--threads", threads, good, bad, good, missing, good], 1)
+        parts = frames(p.stdout)
+        assert [path for path, _, _ in parts] == [good, bad, good, missing, good], parts
+        assert [closing for _, _, closing in parts] == ["<== ok\n", "<== error range\n", "<== ok\n", "<== error io\n", "<== ok\n"]
+        assert all(body == single for path, body, _ in parts if path == good)
+        errors = p.stderr.decode().splitlines()
+        assert errors[0].startswith(f"docconform: {bad}: ") and "range error" in errors[0], errors
+        assert errors[1].startswith(f"docconform: {missing}: io error"), errors
+        d = run(["digest", "xlsx", "--threads", threads, good, missing, bad, good], 74)  # the first failure's status
+        assert d.stdout.decode().splitlines() == [f"{hashlib.sha256(single).hexdigest()}  {good}"] * 2
+
+
+@case
+def files_from_a_list_and_standard_input(work):
+    paths = [os.path.join(CASES_DIR, "utf8", name) for name in sorted(os.listdir(os.path.join(CASES_DIR, "utf8")))
+             if name.endswith(".bin")][:6]
+    listing = os.path.join(work, "list")
+    with open(listing, "w") as f:
+        f.write("\n".join(paths[2:]) + "\n\n")
+    by_arguments = run(["digest", "utf8"] + paths).stdout
+    assert run(["digest", "utf8", paths[0], paths[1], "--files-from", listing]).stdout == by_arguments
+    assert run(["digest", "utf8", "--files-from", "-"], input="\n".join(paths).encode()).stdout == by_arguments
+    # A list of one file is framed too: what reads a list's output reads it the same way.
+    assert run(["digest", "utf8", "--files-from", "-"], input=paths[0].encode()).stdout.decode().endswith(f"  {paths[0]}\n")
+    run(["digest", "utf8", "--files-from", os.path.join(work, "no-list")], 74)
+    run(["digest", "utf8"], 64)
+
+
+@case
+def output_file_is_replaced_only_when_complete(work):
+    out = os.path.join(work, "out")
+    bad = os.path.join(CASES_DIR, "pdf", "n_deflate_bomb.pdf")
+    good = os.path.join(CASES_DIR, "pdf", "y_subsections_comments_indirect_length.pdf")
+    for command in (["dump", "pdf", "--level", "3", bad], ["digest", "pdf", bad],
+                    ["dump", "pdf", good, "--level", "3", "--limit", "max_output_bytes=100"]):
+        with open(out, "wb") as f:
+            f.write(b"old")
+        run(command + ["--output", out], 1)
+        assert open(out, "rb").read() == b"old", command
+        assert os.listdir(work) == ["out"], os.listdir(work)
+    # Several files: the framed output is complete, the failure recorded in it.
+    p = run(["dump", "pdf", good, bad, "--output", out], 1)
+    assert p.stdout == b""
+    assert [closing for _, _, closing in frames(open(out, "rb").read())] == ["<== ok\n", "<== error limit\n"]
+
+
+@case
+def pending_output_is_bounded(work):
+    # A budget of nothing: every file waits for the one before it, and the output is the same.
+    paths = [path for path, e in ledger("xlsx") if e != "rejected"][:20]
+    free = run(["dump", "xlsx", "--threads", "2"] + paths).stdout
+    assert run(["dump", "xlsx", "--threads", "2", "--max-pending-output", "0"] + paths).stdout == free
+
+
+if __name__ == "__main__":
+    sys.exit(run_cases(CASES, ONLY, "docconform-dump-files-"))
