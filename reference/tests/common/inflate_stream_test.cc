@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <fstream>
+#include <iterator>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -170,6 +173,135 @@ TEST(InflateStream, DistanceBeforeTheStartIsBadData) {
   w.code(1, 5);           // distance code 1 (distance 2)
   w.code(0, 7);           // end of block
   expect_everywhere(DeflateWrapper::raw, w.bytes + std::string(8, '\0'), InflateStatus::bad_data, "distance too far back");
+}
+
+// Canonical Huffman codes of the given lengths (RFC 1951 §3.2.2), even when the lengths do not
+// make a complete code: symbols past a full code get codes longer than their length allows, which
+// only the over-subscribed streams below use, and never read.
+std::vector<std::uint32_t> canonical_codes(const std::vector<unsigned>& lengths) {
+  std::vector<std::uint32_t> count(16), next(16), codes(lengths.size());
+  for (const unsigned l : lengths) ++count[l];
+  count[0] = 0;
+  for (unsigned bits = 1; bits < 16; ++bits) next[bits] = (next[bits - 1] + count[bits - 1]) << 1;
+  for (std::size_t s = 0; s < lengths.size(); ++s) {
+    if (lengths[s] != 0) codes[s] = next[lengths[s]]++;
+  }
+  return codes;
+}
+
+// One final dynamic block: the code-length code's lengths (by symbol), the literal/length
+// lengths (257 or more) and the distance lengths, then the literal/length symbols to write
+// (no matches). Zero runs are written with symbols 17 and 18, other lengths one by one.
+std::string dynamic_block(const std::map<unsigned, unsigned>& code_length_code, const std::vector<unsigned>& lit_lengths,
+                          const std::vector<unsigned>& dist_lengths, const std::vector<unsigned>& symbols) {
+  static constexpr unsigned order[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
+  std::vector<unsigned> cl_lengths(19);
+  for (const auto& [symbol, length] : code_length_code) cl_lengths[symbol] = length;
+  unsigned hclen = 19;
+  while (hclen > 4 && cl_lengths[order[hclen - 1]] == 0) --hclen;
+  BitWriter w;
+  w.put(1, 1);
+  w.put(2, 2);
+  w.put(static_cast<std::uint32_t>(lit_lengths.size() - 257), 5);
+  w.put(static_cast<std::uint32_t>(dist_lengths.size() - 1), 5);
+  w.put(hclen - 4, 4);
+  for (unsigned i = 0; i < hclen; ++i) w.put(cl_lengths[order[i]], 3);
+  const std::vector<std::uint32_t> cl_codes = canonical_codes(cl_lengths);
+  std::vector<unsigned> all = lit_lengths;
+  all.insert(all.end(), dist_lengths.begin(), dist_lengths.end());
+  for (std::size_t i = 0; i < all.size();) {
+    std::size_t run = 0;
+    while (i + run < all.size() && all[i + run] == 0) ++run;
+    if (run >= 11) {
+      run = std::min<std::size_t>(run, 138);
+      w.code(cl_codes[18], cl_lengths[18]);
+      w.put(static_cast<std::uint32_t>(run - 11), 7);
+    } else if (run >= 3) {
+      w.code(cl_codes[17], cl_lengths[17]);
+      w.put(static_cast<std::uint32_t>(run - 3), 3);
+    } else {
+      run = 1;
+      w.code(cl_codes[all[i]], cl_lengths[all[i]]);
+    }
+    i += run;
+  }
+  const std::vector<std::uint32_t> lit_codes = canonical_codes(lit_lengths);
+  for (const unsigned symbol : symbols) w.code(lit_codes[symbol], lit_lengths[symbol]);
+  return w.bytes;
+}
+
+std::vector<unsigned> lengths_of(std::size_t size, const std::map<unsigned, unsigned>& nonzero) {
+  std::vector<unsigned> lengths(size);
+  for (const auto& [symbol, length] : nonzero) lengths[symbol] = length;
+  return lengths;
+}
+
+// Dynamic blocks whose code-length, literal/length or distance code is incomplete or
+// over-subscribed, each writing "aa" and the end of block with the codes it defines.
+std::vector<std::pair<std::string, std::string>> bad_code_sets() {
+  const std::vector<unsigned> text{'a', 'a', 256};
+  const auto lit_complete = lengths_of(257, {{'a', 1}, {256, 1}});
+  const auto dist_complete = lengths_of(2, {{0, 1}, {1, 1}});
+  const std::map<unsigned, unsigned> cl_complete{{1, 1}, {17, 3}, {18, 3}, {2, 2}};
+  return {
+      {"incomplete code-length code", dynamic_block({{1, 1}, {17, 3}, {18, 3}}, lit_complete, dist_complete, text)},
+      {"over-subscribed code-length code", dynamic_block({{1, 1}, {17, 1}, {18, 1}}, lit_complete, dist_complete, text)},
+      {"incomplete literal/length code", dynamic_block(cl_complete, lengths_of(257, {{'a', 1}, {256, 2}}), dist_complete, text)},
+      {"over-subscribed literal/length code",
+       dynamic_block(cl_complete, lengths_of(257, {{'a', 1}, {'b', 1}, {256, 1}}), dist_complete, text)},
+      {"incomplete distance code", dynamic_block(cl_complete, lit_complete, lengths_of(2, {{0, 1}, {1, 2}}), text)},
+      {"over-subscribed distance code", dynamic_block(cl_complete, lit_complete, lengths_of(3, {{0, 1}, {1, 1}, {2, 1}}), text)},
+  };
+}
+
+TEST(InflateStream, CompleteDynamicCodesInflate) {  // the builder above, checked by zlib
+  const std::vector<unsigned> text{'a', 'a', 256};
+  expect_everywhere(DeflateWrapper::raw,
+                    dynamic_block({{1, 1}, {17, 3}, {18, 3}, {2, 2}}, lengths_of(257, {{'a', 1}, {256, 1}}),
+                                  lengths_of(2, {{0, 1}, {1, 1}}), text),
+                    InflateStatus::end);
+}
+
+// The verdict of a build does not depend on whether it has ISA-L: the default inflater is zlib,
+// which rejects every incomplete or over-subscribed code.
+TEST(InflateStream, DefaultInflaterRejectsIncompleteAndOversubscribedCodes) {
+  EXPECT_EQ(default_inflater(), InflaterKind::zlib);
+  for (const auto& [name, stream] : bad_code_sets()) {
+    SCOPED_TRACE(name);
+    for (const InflaterKind kind : {InflaterKind::zlib, default_inflater()}) {
+      const Outcome o = inflate_in_pieces(kind, DeflateWrapper::raw, stream, 1 << 20, 1 << 20);
+      EXPECT_EQ(o.status, InflateStatus::bad_data);
+      EXPECT_EQ(o.detail, "invalid code set");
+      EXPECT_EQ(o.output, "");
+    }
+  }
+}
+
+// The campaign's input: raw deflate after the seed byte, its dynamic block's code incomplete.
+TEST(InflateStream, DefaultInflaterRejectsTheCampaignsIncompleteCode) {
+  std::ifstream file(DOCCONFORM_SOURCE_DIR "/corpus/inflate_differential/regressions/known-divergence-incomplete-code-lengths",
+                     std::ios::binary);
+  ASSERT_TRUE(file);
+  const std::string input{std::istreambuf_iterator<char>(file), {}};
+  const Outcome o = inflate_in_pieces(default_inflater(), DeflateWrapper::raw, input.substr(1), 1 << 20, 1 << 20);
+  EXPECT_EQ(o.status, InflateStatus::bad_data);
+  EXPECT_EQ(o.detail, "invalid code set");
+}
+
+// ISA-L, an opt-in, differs from zlib in exactly this (docconform/inflater.h): it decodes with an
+// incomplete code and rejects an over-subscribed one.
+TEST(InflateStream, IsalAcceptsIncompleteCodesOnly) {
+  if (!inflater_available(InflaterKind::isal)) GTEST_SKIP() << "built without ISA-L";
+  for (const auto& [name, stream] : bad_code_sets()) {
+    SCOPED_TRACE(name);
+    const Outcome o = inflate_in_pieces(InflaterKind::isal, DeflateWrapper::raw, stream, 1 << 20, 1 << 20);
+    if (name.rfind("incomplete", 0) == 0) {
+      EXPECT_EQ(o.status, InflateStatus::end);
+      EXPECT_EQ(o.output, "aa");
+    } else {
+      EXPECT_EQ(o.status, InflateStatus::bad_data);
+    }
+  }
 }
 
 TEST(InflateStream, InflatersAreNamedAndParsed) {
