@@ -24,10 +24,12 @@ def main():
         out = subprocess.run([binary, "pdf", pdf, "--source", "mapped,pread,buffered,whole", "--threads", "1,2",
                               "--warm", "--runs", "1", "--json"], check=True, capture_output=True).stdout
     d = json.loads(out)
-    for key in ("file", "bytes", "objects", "pages", "inflate_only_s", "runs"):
+    for key in ("file", "bytes", "objects", "pages", "inflater", "zlib_inflate_only_s", "inflate_only_s", "runs"):
         if key not in d:
             problems.append("missing key %s" % key)
     if not problems:
+        if d["inflater"] not in ("zlib", "isal") or not d["zlib_inflate_only_s"] > 0:
+            problems.append("inflater %s, zlib_inflate_only_s %s" % (d["inflater"], d["zlib_inflate_only_s"]))
         if d["pages"] != 20 or d["objects"] < 3000:
             problems.append("objects %s, pages %s" % (d["objects"], d["pages"]))
         seen = {(r.get("source"), r.get("threads")) for r in d["runs"]}
@@ -40,12 +42,12 @@ def main():
             name = "%s/%s" % (r.get("source"), r.get("threads"))
             for key in ("source", "cache", "threads", "window_bytes", "median_s", "min_s", "max_s", "setup_s", "kernel_calls",
                         "sweep_kernel_calls", "bytes_copied", "inflate_s", "inflate_only_s", "vs_inflate_only", "objstm_inflated",
-                        "rss_kb", "page_faults"):
+                        "rss_kb", "page_faults", "zlib_inflate_only_s", "vs_zlib_inflate_only"):
                 if key not in r:
                     problems.append("run %s lacks %s" % (name, key))
             if not 0 < r.get("min_s", 0) <= r.get("median_s", 0) <= r.get("max_s", 0):
                 problems.append("run %s has inconsistent times" % name)
-            if not r.get("vs_inflate_only", 0) > 0 or not r.get("inflate_only_s", 0) > 0:
+            if not all(r.get(k, 0) > 0 for k in ("vs_inflate_only", "inflate_only_s", "zlib_inflate_only_s", "vs_zlib_inflate_only")):
                 problems.append("run %s: no floor or ratio to it" % name)
             faults = r.get("page_faults", {})
             if not all(isinstance(faults.get(k), int) and faults[k] >= 0 for k in ("minor", "major")):

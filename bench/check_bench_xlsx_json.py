@@ -23,7 +23,8 @@ def main():
                              check=True, capture_output=True).stdout
     d = json.loads(out)
     problems = []
-    for key in ("cells", "inflate_only_s", "inflate_package_s", "ceiling_speedup", "runs", "dump"):
+    for key in ("cells", "inflater", "zlib_inflate_only_s", "inflate_only_s", "inflate_package_s", "ceiling_speedup", "runs",
+                "dump"):
         if key not in d:
             problems.append("missing key %s" % key)
     if not problems:
@@ -33,17 +34,20 @@ def main():
         # every part (noise of a few microseconds), so only their being measured is checked.
         if not (d["inflate_only_s"] > 0 and d["inflate_package_s"] > 0):
             problems.append("inflate_only_s %s or inflate_package_s %s is not a positive time" % (d["inflate_only_s"], d["inflate_package_s"]))
+        if d["inflater"] not in ("zlib", "isal") or not d["zlib_inflate_only_s"] > 0:
+            problems.append("inflater %s, zlib_inflate_only_s %s" % (d["inflater"], d["zlib_inflate_only_s"]))
         if [r.get("threads") for r in d["runs"]] != [1, 2]:
             problems.append("runs are for threads %s, expected [1, 2]" % [r.get("threads") for r in d["runs"]])
         for r in d["runs"]:
             for key in ("median_s", "min_s", "max_s", "speedup", "cpu_utilization", "allocs_per_cell", "bytes_per_cell",
                         "peak_rss_bytes", "phase_a_s", "phase_b_s", "phase_c_s", "inflate_only_s", "vs_inflate_only",
-                        "cpu_vs_inflate_only_cpu"):
+                        "cpu_vs_inflate_only_cpu", "zlib_inflate_only_s", "vs_zlib_inflate_only"):
                 if key not in r:
                     problems.append("run %s lacks %s" % (r.get("threads"), key))
             if not 0 < r.get("min_s", 0) <= r.get("median_s", 0) <= r.get("max_s", 0):
                 problems.append("run %s has inconsistent times" % r.get("threads"))
-            if not (r.get("inflate_only_s", 0) > 0 and r.get("vs_inflate_only", 0) > 0):
+            if not (r.get("inflate_only_s", 0) > 0 and r.get("vs_inflate_only", 0) > 0 and r.get("zlib_inflate_only_s", 0) > 0
+                    and r.get("vs_zlib_inflate_only", 0) > 0):
                 problems.append("run %s has no floor or ratio to it" % r.get("threads"))
         if [r.get("threads") for r in d["dump"]] != [1, 2]:
             problems.append("dump is for threads %s, expected [1, 2]" % [r.get("threads") for r in d["dump"]])

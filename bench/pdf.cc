@@ -18,6 +18,7 @@
 #include "docconform/pdf/source.h"
 #include "docconform/pdf/sweep.h"
 #include "docconform/sha256.h"
+#include "inflater_option.h"
 #include "option_ranges.h"
 #include "pdf_source_options.h"
 #include "process_stats.h"
@@ -38,6 +39,13 @@ struct BenchOptions {
   int runs = 3;
   bool json = false;
   std::string threads = "1";
+  InflaterOption inflater;
+
+  Limits limits() const {
+    Limits l;
+    l.inflater = inflater.kind();
+    return l;
+  }
 };
 
 void evict(const std::string& path) {
@@ -59,12 +67,12 @@ struct Sample {
 
 // The indexing pass: open, read the xref chain, walk the page tree, then resolve and parse every
 // object the xref lists, in file order (one forward sweep), on `threads` threads.
-Sample index_once(const std::string& path, const SourceOptions& options, unsigned threads) {
+Sample index_once(const std::string& path, const SourceOptions& options, unsigned threads, const Limits& limits) {
   Sample s;
   const PageFaults faults_before = page_faults();
   const auto start = std::chrono::steady_clock::now();
   auto source = open_source(path, options);
-  Document document(*source);
+  Document document(*source, limits);
   s.pages = document.page_count();
   s.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const SourceCounts before = source->counts();
@@ -89,12 +97,12 @@ struct DigestSample {
   std::uint64_t peak_rss = 0;
 };
 
-DigestSample digest_once(const std::string& path, const SourceOptions& options, unsigned threads) {
+DigestSample digest_once(const std::string& path, const SourceOptions& options, unsigned threads, const Limits& limits) {
   DigestSample s;
   reset_peak_rss();
   const auto start = std::chrono::steady_clock::now();
   auto source = open_source(path, options);
-  Document document(*source);
+  Document document(*source, limits);
   const SourceCounts setup = source->counts();
   Sha256 hash;
   const SweepResult objects = write_pdf_dump(document, max_dump_level, [&](std::string_view piece) {
@@ -116,12 +124,14 @@ DigestSample digest_once(const std::string& path, const SourceOptions& options, 
   return s;
 }
 
-// zlib alone, the floor of the warm pass: every object stream inflated once on `threads`
+// The inflater alone, the floor of the warm pass: every object stream inflated once on `threads`
 // threads, the file already in memory and its xref already read. The copy of the file is
 // released before the pass that follows, so the pass's rss_kb is its own.
-double inflate_floor_seconds(const std::string& path, unsigned threads) {
+double inflate_floor_seconds(const std::string& path, unsigned threads, InflaterKind inflater) {
   const auto source = open_source(path, SourceOptions{SourceKind::whole});
-  Document document(*source);
+  Limits limits;
+  limits.inflater = inflater;
+  Document document(*source, limits);
   return time_once([&] { inflate_object_streams(document, threads); }).first;
 }
 
@@ -139,7 +149,8 @@ void run_bench(const BenchOptions& o) {
 
   // Each timed pass follows a run of the floor on as many threads, so that a pass and its floor
   // see the same state of the shared host: the ratio is the median of those pairs.
-  std::vector<double> one_thread_floors;
+  std::vector<double> one_thread_floors, one_thread_zlib_floors;
+  const Limits limits = o.limits();
   std::string out = "{\"file\":";
   out += json_quoted(o.file);
   std::string runs_json;
@@ -149,17 +160,23 @@ void run_bench(const BenchOptions& o) {
       SourceOptions options = o.sizes;
       options.kind = kind;
       std::vector<Sample> samples;
-      std::vector<double> floors, ratios;
-      if (o.warm) index_once(o.file, options, threads);  // bring the file into the page cache
+      std::vector<double> floors, ratios, zlib_floors, zlib_ratios;
+      if (o.warm) index_once(o.file, options, threads, limits);  // bring the file into the page cache
       for (int r = 0; r < std::max(o.runs, 1); ++r) {
-        floors.push_back(inflate_floor_seconds(o.file, threads));
+        zlib_floors.push_back(inflate_floor_seconds(o.file, threads, InflaterKind::zlib));
+        floors.push_back(inflate_floor_seconds(o.file, threads, limits.inflater));
         if (o.cold) evict(o.file);
-        samples.push_back(index_once(o.file, options, threads));
+        samples.push_back(index_once(o.file, options, threads, limits));
         ratios.push_back(samples.back().seconds / floors.back());
+        zlib_ratios.push_back(samples.back().seconds / zlib_floors.back());
         std::cerr << "bench pdf: " << to_string(kind) << ", " << threads << " thread(s), run " << r + 1 << ": "
-                  << samples.back().seconds << " s (zlib alone " << floors.back() << " s)\n";
+                  << samples.back().seconds << " s (" << inflater_name(limits.inflater) << " alone " << floors.back()
+                  << " s, zlib alone " << zlib_floors.back() << " s)\n";
       }
-      if (threads == 1) one_thread_floors.insert(one_thread_floors.end(), floors.begin(), floors.end());
+      if (threads == 1) {
+        one_thread_floors.insert(one_thread_floors.end(), floors.begin(), floors.end());
+        one_thread_zlib_floors.insert(one_thread_zlib_floors.end(), zlib_floors.begin(), zlib_floors.end());
+      }
       const Sample& first = samples.front();
       objects = first.sweep.items;
       pages = first.pages;
@@ -174,7 +191,7 @@ void run_bench(const BenchOptions& o) {
       DigestSample digest;
       for (int r = 0; r < std::max(o.runs, 1); ++r) {
         if (o.cold) evict(o.file);
-        digest = digest_once(o.file, options, threads);
+        digest = digest_once(o.file, options, threads, limits);
         digest_times.push_back(digest.seconds);
         digest_hash_times.push_back(digest.hash_seconds);
         std::cerr << "bench pdf: " << to_string(kind) << ", " << threads << " thread(s), level-3 digest run " << r + 1 << ": "
@@ -193,6 +210,8 @@ void run_bench(const BenchOptions& o) {
                    ",\"bytes_copied\":" + std::to_string(first.counts.bytes_copied) +
                    ",\"inflate_s\":" + number_text(inflate) + ",\"inflate_only_s\":" + number_text(summarize(floors).median) +
                    ",\"vs_inflate_only\":" + number_text(summarize(ratios).median) +
+                   ",\"zlib_inflate_only_s\":" + number_text(summarize(zlib_floors).median) +
+                   ",\"vs_zlib_inflate_only\":" + number_text(summarize(zlib_ratios).median) +
                    ",\"objstm_inflated\":" + std::to_string(first.sweep.stats.objstm_inflated) +
                    ",\"rss_kb\":" + std::to_string(first.rss) + ",\"page_faults\":{\"minor\":" +
                    std::to_string(first.faults.minor) + ",\"major\":" + std::to_string(first.faults.major) + "}" +
@@ -207,14 +226,20 @@ void run_bench(const BenchOptions& o) {
     auto probe = open_source(o.file, SourceOptions{SourceKind::pread});
     size = probe->size();
   }
-  while (one_thread_floors.size() < static_cast<std::size_t>(std::max(o.runs, 1))) one_thread_floors.push_back(inflate_floor_seconds(o.file, 1));
-  const double one_thread_floor = summarize(one_thread_floors).median;
+  while (one_thread_floors.size() < static_cast<std::size_t>(std::max(o.runs, 1))) {
+    one_thread_zlib_floors.push_back(inflate_floor_seconds(o.file, 1, InflaterKind::zlib));
+    one_thread_floors.push_back(inflate_floor_seconds(o.file, 1, limits.inflater));
+  }
   out += ",\"bytes\":" + std::to_string(size) + ",\"objects\":" + std::to_string(objects) + ",\"pages\":" +
-         std::to_string(pages) + ",\"inflate_only_s\":" + number_text(one_thread_floor) + ",\"runs\":[" + runs_json + "]}\n";
+         std::to_string(pages) + ",\"inflater\":\"" + std::string(inflater_name(limits.inflater)) +
+         "\",\"zlib_inflate_only_s\":" + number_text(summarize(one_thread_zlib_floors).median) +
+         ",\"inflate_only_s\":" + number_text(summarize(one_thread_floors).median) + ",\"runs\":[" + runs_json + "]}\n";
   if (o.json) {
     std::cout << out;
   } else {
-    std::cout << "objects " << objects << ", pages " << pages << ", zlib alone " << one_thread_floor << " s\n" << out;
+    std::cout << "objects " << objects << ", pages " << pages << ", " << inflater_name(limits.inflater) << " alone "
+              << summarize(one_thread_floors).median << " s, zlib alone " << summarize(one_thread_zlib_floors).median
+              << " s\n" << out;
   }
 }
 
@@ -235,6 +260,7 @@ void add_pdf_bench(CLI::App& app) {
       ->capture_default_str()
       ->transform(count_list_range(1, max_threads_option));
   bench->add_flag("--json", bench_options->json, "JSON on stdout");
+  bench_options->inflater.add_to(bench);
   bench->callback([bench_options] { run_bench(*bench_options); });
 }
 

@@ -19,12 +19,14 @@
 #include "alloc_counter.h"
 #include "bench_commands.h"
 #include "cli_util.h"
+#include "common/inflate_stream.h"
 #include "docconform/error.h"
 #include "docconform/parallel.h"
 #include "docconform/sha256.h"
 #include "docconform/xlsx/dump.h"
 #include "docconform/xlsx/row_reader.h"
 #include "docconform/xlsx/workbook.h"
+#include "inflater_option.h"
 #include "process_stats.h"
 #include "run_timing.h"
 #include "option_ranges.h"
@@ -42,6 +44,7 @@ struct BenchFlags {
   unsigned repeat = 5;
   bool json = false;
   std::string inflate = "workers";
+  InflaterOption inflater;
   std::size_t chunk_bytes = xlsx::LoadOptions{}.chunk_bytes;
   bool compare_inflate = false;
   bool stream = false;
@@ -86,6 +89,7 @@ struct Run {
   std::vector<double> wall, cpu, cpu_ratio, a, b, c, minor_faults;
   // The floor timed just before each load, and each load over it (wall and CPU).
   std::vector<double> floor, floor_cpu, vs_floor, cpu_vs_floor_cpu;
+  std::vector<double> zlib_floor, vs_zlib_floor;  // zlib alone on the same parts, timed beside them
   double allocs_per_cell = 0, bytes_per_cell = 0;
   std::uint64_t peak_rss = 0;
   bool shared_strings_beside_sheets = false;
@@ -116,6 +120,7 @@ void load_once(const std::string& bytes, const xlsx::LoadOptions& options, std::
   cells = wb.cell_count();
   run.wall.push_back(t1 - t0);
   run.cpu.push_back(cpu1 - cpu0);
+  if (!run.zlib_floor.empty()) run.vs_zlib_floor.push_back(run.wall.back() / run.zlib_floor.back());
   if (floor) {
     run.vs_floor.push_back(run.wall.back() / run.floor.back());
     run.cpu_vs_floor_cpu.push_back(run.cpu.back() / run.floor_cpu.back());
@@ -187,10 +192,47 @@ Run measure(const std::string& bytes, const xlsx::LoadOptions& options, unsigned
   return run;
 }
 
-// Inflating parts one after the other with libzip (the loader's inflater) into a reused buffer.
-// parts empty: every entry of the package.
+// Reads one entry into a reused buffer: a deflated one raw, inflated by `inflater` as the loader
+// does (CRC aside), any other through libzip.
+void drain_entry(zip_t* zip, const std::string& name, InflaterKind inflater, const std::string& label,
+                 std::vector<std::uint8_t>& raw, std::vector<std::uint8_t>& out) {
+  zip_stat_t stat;
+  zip_stat_init(&stat);
+  const bool deflated = zip_stat(zip, name.c_str(), 0, &stat) == 0 && (stat.valid & ZIP_STAT_COMP_METHOD) &&
+                        stat.comp_method == ZIP_CM_DEFLATE;
+  zip_file_t* f = zip_fopen(zip, name.c_str(), deflated ? ZIP_FL_COMPRESSED : 0);
+  if (f == nullptr) throw Error(ErrorKind::format, {label, name, std::nullopt}, "the floor cannot open this entry");
+  if (!deflated) {
+    while (zip_fread(f, out.data(), out.size()) > 0) {
+    }
+    zip_fclose(f);
+    return;
+  }
+  InflateStream stream(inflater, DeflateWrapper::raw);
+  std::size_t at = 0, size = 0;
+  bool input_ended = false;
+  for (;;) {
+    if (at == size && !input_ended) {
+      const zip_int64_t n = zip_fread(f, raw.data(), raw.size());
+      input_ended = n <= 0;
+      at = 0;
+      size = static_cast<std::size_t>(std::max<zip_int64_t>(n, 0));
+    }
+    const auto step = stream.inflate(raw.data() + at, size - at, out.data(), out.size(), input_ended);
+    at += step.consumed;
+    if (step.status == InflateStatus::end) break;
+    if (step.status != InflateStatus::more) {
+      zip_fclose(f);
+      throw Error(ErrorKind::format, {label, name, std::nullopt}, "the floor cannot inflate this entry");
+    }
+  }
+  zip_fclose(f);
+}
+
+// Inflating parts one after the other into a reused buffer of the loader's piece size. parts
+// empty: every entry of the package.
 double inflate_parts(const std::string& bytes, const std::string& label, const std::vector<std::string>& parts,
-                     double& cpu_s) {
+                     InflaterKind inflater, double& cpu_s) {
   zip_error_t error;
   zip_error_init(&error);
   zip_source_t* source = zip_source_buffer_create(bytes.data(), bytes.size(), 0, &error);
@@ -204,18 +246,14 @@ double inflate_parts(const std::string& bytes, const std::string& label, const s
   if (names.empty()) {
     for (zip_int64_t i = 0; i < zip_get_num_entries(zip, 0); ++i) names.emplace_back(zip_get_name(zip, i, 0));
   }
-  std::vector<char> buffer(1 << 20);
+  std::vector<std::uint8_t> raw(64 << 10), out(512 << 10);
   const double cpu0 = process_cpu_seconds();
   const double t0 = now_s();
-  for (const auto& name : names) {
-    zip_file_t* f = zip_fopen(zip, name.c_str(), 0);
-    if (f == nullptr) {
-      zip_discard(zip);
-      throw Error(ErrorKind::format, {label, name, std::nullopt}, "the floor cannot open this entry");
-    }
-    while (zip_fread(f, buffer.data(), buffer.size()) > 0) {
-    }
-    zip_fclose(f);
+  try {
+    for (const auto& name : names) drain_entry(zip, name, inflater, label, raw, out);
+  } catch (...) {
+    zip_discard(zip);
+    throw;
   }
   const double t = now_s() - t0;
   cpu_s = process_cpu_seconds() - cpu0;
@@ -244,9 +282,9 @@ struct Ceiling {
 // one thread's later copies reuse the memory its first one freed, and without a first load of
 // their own the n threads would each fault in fresh memory in a fresh malloc arena (on a
 // virtual machine whose page faults are dear, that alone put the threads behind the one thread).
-Ceiling ceiling_round(const std::string& bytes, unsigned n) {
+Ceiling ceiling_round(const std::string& bytes, unsigned n, const xlsx::LoadOptions& base) {
   const std::vector<std::string> copies(n, bytes);
-  xlsx::LoadOptions serial;
+  xlsx::LoadOptions serial = base;
   serial.threads = 1;
   xlsx::load_workbook(copies.front(), serial, "ceiling");
   double t0 = now_s();
@@ -289,18 +327,23 @@ void run_bench(const BenchFlags& flags) {
   xlsx::LoadOptions base;
   base.inflate = flags.inflate == "serial" ? xlsx::InflateMode::serial : xlsx::InflateMode::workers;
   base.chunk_bytes = flags.chunk_bytes;
+  base.inflater = flags.inflater.kind();
 
   std::cerr << "bench xlsx: " << flags.file << ", " << repeat << " repeats\n";
   const std::vector<std::string> sheet_parts = worksheet_parts(bytes, flags.file);
   std::vector<double> package_times;
   for (unsigned i = 0; i < repeat; ++i) {
     double cpu = 0;
-    package_times.push_back(inflate_parts(bytes, flags.file, {}, cpu));
+    package_times.push_back(inflate_parts(bytes, flags.file, {}, base.inflater, cpu));
   }
   const Floor sheets_inflated = [&] {
     double cpu = 0;
-    const double wall = inflate_parts(bytes, flags.file, sheet_parts, cpu);
+    const double wall = inflate_parts(bytes, flags.file, sheet_parts, base.inflater, cpu);
     return std::pair(wall, cpu);
+  };
+  const auto zlib_sheets_inflated = [&] {
+    double cpu = 0;
+    return inflate_parts(bytes, flags.file, sheet_parts, InflaterKind::zlib, cpu);
   };
 
   // Every timed load starts from the same memory state: warm, as the floor's reused buffer and
@@ -322,12 +365,13 @@ void run_bench(const BenchFlags& flags) {
   for (unsigned i = 0; i < repeat; ++i) {
     std::cerr << "  round " << i + 1 << ":";
     for (std::size_t k = 0; k < thread_counts.size(); ++k) {
+      runs[k].zlib_floor.push_back(zlib_sheets_inflated());
       load_once(bytes, with_threads(base, thread_counts[k]), cells, runs[k], sheets_inflated);
       std::cerr << " " << thread_counts[k] << (thread_counts[k] == 1 ? " thread " : " threads ") << number(runs[k].wall.back())
                 << " s (floor " << number(runs[k].floor.back()) << " s)";
     }
     if (max_threads > 1) {
-      const Ceiling c = ceiling_round(bytes, max_threads);
+      const Ceiling c = ceiling_round(bytes, max_threads, base);
       const double speedup = runs.front().wall.back() / runs[widest].wall.back();
       ceilings.push_back(c.speedup());
       of_ceiling.push_back(speedup / c.speedup());
@@ -345,9 +389,10 @@ void run_bench(const BenchFlags& flags) {
     r.peak_rss = peak_rss_bytes();
   }
 
-  std::vector<double> floor_times, floor_cpu;
+  std::vector<double> floor_times, floor_cpu, zlib_floor_times;
   for (const Run& r : runs) {
     floor_times.insert(floor_times.end(), r.floor.begin(), r.floor.end());
+    zlib_floor_times.insert(zlib_floor_times.end(), r.zlib_floor.begin(), r.zlib_floor.end());
     floor_cpu.insert(floor_cpu.end(), r.floor_cpu.begin(), r.floor_cpu.end());
   }
   const double floor = median(floor_times);
@@ -390,7 +435,8 @@ void run_bench(const BenchFlags& flags) {
     j << "{\n  \"file\": " << json_quoted(flags.file) << ",\n  \"bytes\": " << bytes.size() << ",\n  \"cells\": " << cells
       << ",\n  \"repeat\": " << repeat << ",\n  \"inflate_mode\": \"" << flags.inflate << "\",\n  \"chunk_bytes\": "
       << flags.chunk_bytes << ",\n  \"hardware_threads\": " << hardware_threads()
-      << ",\n  \"load_average_1min\": " << load_average() << ",\n  \"inflate_only_s\": " << number(floor) << ",\n  \"inflate_only_cpu_s\": " << number(floor_cpu_s)
+      << ",\n  \"load_average_1min\": " << load_average() << ",\n  \"inflater\": \"" << inflater_name(base.inflater)
+      << "\",\n  \"zlib_inflate_only_s\": " << number(median(zlib_floor_times)) << ",\n  \"inflate_only_s\": " << number(floor) << ",\n  \"inflate_only_cpu_s\": " << number(floor_cpu_s)
       << ",\n  \"inflate_package_s\": " << number(median(package_times)) << ",\n  \"ceiling_speedup\": " << number(ceiling)
       << ",\n  \"runs\": [\n";
     for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -408,6 +454,8 @@ void run_bench(const BenchFlags& flags) {
         << ", \"phase_c_s\": " << number(median(r.c))
         << ", \"shared_strings_beside_sheets\": " << (r.shared_strings_beside_sheets ? "true" : "false")
         << ", \"inflate_only_s\": " << number(median(r.floor)) << ", \"vs_inflate_only\": " << number(median(r.vs_floor))
+        << ", \"zlib_inflate_only_s\": " << number(median(r.zlib_floor))
+        << ", \"vs_zlib_inflate_only\": " << number(median(r.vs_zlib_floor))
         // The ceiling is measured for the largest thread count only, in every round: the median
         // of each round's speedup over that round's ceiling. One thread is its own ceiling.
         << ", \"fraction_of_ceiling\": "
@@ -449,7 +497,8 @@ void run_bench(const BenchFlags& flags) {
     std::cout << j.str();
     return;
   }
-  std::cout << "cells " << cells << ", inflate-only " << number(floor) << " s (every part: "
+  std::cout << "cells " << cells << ", inflater " << inflater_name(base.inflater) << ", zlib inflate-only "
+            << number(median(zlib_floor_times)) << " s, inflate-only " << number(floor) << " s (every part: "
             << number(median(package_times)) << " s), ceiling speedup " << number(ceiling) << "\n";
   for (const Run& r : runs) {
     const double m = median(r.wall);
@@ -492,6 +541,7 @@ void add_xlsx_bench(CLI::App& app) {
       ->check(CLI::IsMember({"workers", "serial"}))->capture_default_str();
   bench->add_option("--chunk-bytes", flags->chunk_bytes, "Split sheets into chunks of about this much XML")
       ->capture_default_str()->transform(byte_range(0, max_bytes_option));
+  flags->inflater.add_to(bench);
   bench->add_flag("--compare-inflate", flags->compare_inflate, "Also time both inflate modes at every thread count");
   bench->add_flag("--stream", flags->stream, "Also time the streaming row reader and report its peak memory");
   bench->add_flag("--dump", flags->dump,

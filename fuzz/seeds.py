@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""Writes the generated seeds of the canonical_dump, cfb_container, strings_file and
-xml_text_decoding targets into corpus/<target>/, each file named by the sha1 of its content, and
+"""Writes the generated seeds of the canonical_dump, cfb_container, inflate_differential,
+strings_file and xml_text_decoding targets into corpus/<target>/, each file named by the sha1 of its content, and
 copies the small real .xls files corpus/README.md lists for cfb_container. Run from anywhere;
 existing files are kept.
 
@@ -9,8 +9,11 @@ existing files are kept.
 import argparse
 import hashlib
 import pathlib
+import re
 import struct
 import sys
+import zipfile
+import zlib
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -62,6 +65,36 @@ def xml_text_decoding():
     return seeds
 
 
+def inflate_differential():
+    """Real deflate streams: the smallest deflated zip parts of the bundled XLSX cases and the
+    smallest FlateDecode streams of the bundled PDF cases (one of each per file), each after a
+    byte that seeds the piece sizes; and one stored, one fixed and one dynamic block."""
+    cases = ROOT / "conformance" / "cases"
+    streams = []
+    for path in sorted((cases / "xlsx").glob("*.xlsx"))[::3]:
+        try:
+            with zipfile.ZipFile(path) as archive, path.open("rb") as raw:
+                infos = [i for i in archive.infolist() if i.compress_type == zipfile.ZIP_DEFLATED and 64 < i.compress_size < 8192]
+                if not infos:
+                    continue
+                info = max(infos, key=lambda i: i.compress_size)
+                raw.seek(info.header_offset + 26)
+                name_len, extra_len = struct.unpack("<HH", raw.read(4))
+                raw.seek(info.header_offset + 30 + name_len + extra_len)
+                streams.append(raw.read(info.compress_size))
+        except (zipfile.BadZipFile, struct.error):
+            continue
+    for path in sorted((cases / "pdf").glob("*.pdf"))[::3]:
+        data = path.read_bytes()
+        found = [m.group(1) for m in re.finditer(rb"/FlateDecode.{0,200}?stream\r?\n(.{16,8192}?)\r?\nendstream", data, re.S)]
+        if found:
+            streams.append(found[0])
+    text = b"<row r=\"1\"><c r=\"A1\" t=\"s\"><v>0</v></c></row>" * 20
+    raw = zlib.compressobj(9, zlib.DEFLATED, -15)
+    streams += [zlib.compress(b"stored block", 0), zlib.compress(b"fixed", 9), raw.compress(text) + raw.flush()]
+    return [bytes([i * 37 % 256]) + s for i, s in enumerate(streams)]
+
+
 def strings_file():
     lines = [b'"plain"', b'""', '"caf\\u00e9 \u4e2d \U0001F600"'.encode(), b'"\\uD800 lone \\uDFFF"',
              b'"\\"quoted\\" \\\\ \\/ \\b\\f\\n\\r\\t"', b'{"s": "rich", "runs": [[0, 1], [2, 3]]}',
@@ -78,7 +111,7 @@ def strings_file():
 
 
 GENERATED = {"canonical_dump": canonical_dump, "cfb_container": cfb_container,
-             "strings_file": strings_file, "xml_text_decoding": xml_text_decoding}
+             "inflate_differential": inflate_differential, "strings_file": strings_file, "xml_text_decoding": xml_text_decoding}
 
 # Small real files (corpus-real/xls, see corpus/README.md): 512-byte sectors with and without a
 # mini stream, files with broken headers, a truncated file, a fuzzer-minimized POI case.

@@ -1,11 +1,11 @@
 #include "filters.h"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
+#include "common/inflate_stream.h"
 #include "docconform/error.h"
 
 namespace docconform::pdf {
@@ -107,45 +107,69 @@ std::string apply_predictor(std::string data, const Object* params, const Filter
 
 }  // namespace
 
-std::string inflate(std::string_view raw, const FilterContext& ctx) {
-  z_stream z{};
-  if (inflateInit(&z) != Z_OK) throw Error(ErrorKind::io, {ctx.file, ctx.part, ctx.data_offset}, "inflateInit failed");
+namespace {
+
+// Where zlib's input stands once `cap` bytes have come out: the offset of the limit error, the
+// same whichever inflater hit the limit (a faster one reads ahead).
+std::uint64_t zlib_input_at_output(std::string_view raw, std::uint64_t cap) {
+  InflateStream stream(InflaterKind::zlib, DeflateWrapper::zlib);
+  std::vector<std::uint8_t> sink(64 << 10);
+  const auto* in = reinterpret_cast<const std::uint8_t*>(raw.data());
+  std::size_t at = 0;
+  for (std::uint64_t out = 0; out < cap;) {
+    const auto step = stream.inflate(in + at, raw.size() - at, sink.data(), std::min<std::uint64_t>(sink.size(), cap - out), true);
+    at += step.consumed;
+    out += step.produced;
+    if (step.status != InflateStatus::more) break;
+  }
+  return stream.total_in();
+}
+
+// Where a faster inflater fails, or finds the deflate data cut short, zlib decodes the stream
+// again and its verdict stands: inflaters stop a few bytes apart on bad data, and inside
+// invalid data cut short one may see the bad code and the other the early end.
+std::string inflate_with(InflaterKind inflater, std::string_view raw, const FilterContext& ctx) {
+  const bool reference = inflater == InflaterKind::zlib;
+  InflateStream stream(inflater, DeflateWrapper::zlib);
   // Where in the file the encoded byte at `consumed` lies (the stream's start for decoded input).
   const auto file_offset = [&](std::uint64_t consumed) { return ctx.data_offset + (ctx.input_is_file_bytes ? consumed : 0); };
+  const auto* in = reinterpret_cast<const std::uint8_t*>(raw.data());
+  std::size_t at = 0;
   std::string out;
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(raw.data()));
-  z.avail_in = static_cast<uInt>(std::min<std::size_t>(raw.size(), 1u << 30));
-  int status = Z_OK;
   // Start near the encoded size (what incompressible clusters need) and double from there:
   // every byte of a chunk is zero-filled by resize, so oversizing costs real time.
   std::size_t chunk = std::max<std::size_t>(raw.size() + raw.size() / 4, 16384);
-  while (status != Z_STREAM_END) {
+  const std::uint64_t cap = std::min<std::uint64_t>(
+      ctx.limits.max_stream_decoded, std::max<std::uint64_t>(1ull << 20, raw.size() * ctx.limits.inflate_ratio));
+  for (;;) {
     const std::size_t used = out.size();
-    const std::uint64_t cap = std::min<std::uint64_t>(
-        ctx.limits.max_stream_decoded, std::max<std::uint64_t>(1ull << 20, raw.size() * ctx.limits.inflate_ratio));
     if (used >= cap) {
-      inflateEnd(&z);
-      throw Error(ErrorKind::limit, {ctx.file, ctx.part, file_offset(z.total_in)},
+      const std::uint64_t consumed = reference ? stream.total_in() : zlib_input_at_output(raw, cap);
+      throw Error(ErrorKind::limit, {ctx.file, ctx.part, file_offset(consumed)},
                   "inflated data exceeds " + std::to_string(cap) + " bytes (decoded-size / inflate-ratio limit)");
     }
     chunk = std::min<std::uint64_t>(chunk, cap - used);
     out.resize(used + chunk);
-    z.next_out = reinterpret_cast<Bytef*>(out.data() + used);
-    z.avail_out = static_cast<uInt>(chunk);
-    status = ::inflate(&z, Z_NO_FLUSH);
-    out.resize(used + (chunk - z.avail_out));
-    if (status == Z_BUF_ERROR && z.avail_in == 0) break;  // input ended without a stream end: keep what came
-    if (status != Z_OK && status != Z_STREAM_END && status != Z_BUF_ERROR) {
-      const auto at = z.total_in;
-      inflateEnd(&z);
-      throw Error(ErrorKind::format, {ctx.file, ctx.part, file_offset(at)}, std::string("corrupt deflate data: ") + (z.msg ? z.msg : "error"));
+    const auto step = stream.inflate(in + at, raw.size() - at, reinterpret_cast<std::uint8_t*>(out.data() + used), chunk, true);
+    at += step.consumed;
+    out.resize(used + step.produced);
+    if (step.status == InflateStatus::end) return out;
+    if (step.status == InflateStatus::truncated) {
+      if (!reference && !stream.deflate_ended()) return inflate_with(InflaterKind::zlib, raw, ctx);
+      return out;  // a stream whose input ends before its end keeps what came
     }
-    if (status == Z_OK && z.avail_in == 0 && z.avail_out != 0) break;
+    if (step.status != InflateStatus::more) {
+      if (!reference) return inflate_with(InflaterKind::zlib, raw, ctx);
+      throw Error(ErrorKind::format, {ctx.file, ctx.part, file_offset(stream.total_in())},
+                  "corrupt deflate data: " + std::string(stream.error_detail()));
+    }
     chunk *= 2;
   }
-  inflateEnd(&z);
-  return out;
 }
+
+}  // namespace
+
+std::string inflate(std::string_view raw, const FilterContext& ctx) { return inflate_with(ctx.limits.inflater, raw, ctx); }
 
 std::string decode_stream(const Object& dict, std::string_view raw, const FilterContext& ctx) {
   const Object* filter = dict.get("Filter");

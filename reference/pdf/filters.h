@@ -1,4 +1,4 @@
-// Stream filters the reader needs for its own structures: FlateDecode (zlib) with the PNG and
+// Stream filters the reader needs for its own structures: FlateDecode with the PNG and
 // TIFF-less predictors of §7.4.4.4, under the decoded-size and inflate-ratio limits.
 #pragma once
 
@@ -26,7 +26,8 @@ struct FilterContext {
 // Filters other than FlateDecode are Error(unsupported).
 std::string decode_stream(const Object& dict, std::string_view raw, const FilterContext& context);
 
-// zlib inflate with limits; exposed for tests and the benchmark.
+// FlateDecode (zlib-wrapped deflate) by limits.inflater, under the limits; a stream cut short
+// keeps what came. Exposed for tests and the benchmark.
 std::string inflate(std::string_view raw, const FilterContext& context);
 
 }  // namespace docconform::pdf

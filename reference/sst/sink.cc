@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/inflate_stream.h"
 #include "docconform/error.h"
 #include "docconform/output_file.h"
 #include "little_endian.h"
@@ -249,26 +250,18 @@ Error broken_stream(const std::string& path, const char* format, std::size_t off
 }
 
 std::string inflate_whole(const std::string& path, const std::string& packed) {
-  z_stream z{};
-  if (inflateInit(&z) != Z_OK) throw Error(ErrorKind::io, {path, "", std::nullopt}, "inflateInit failed");
+  InflateStream stream(default_inflater(), DeflateWrapper::zlib);
   std::string out;
-  std::vector<char> buffer(file_sink_buffer_bytes);
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(packed.data()));
-  z.avail_in = static_cast<uInt>(packed.size());
-  int status = Z_OK;
-  while (status != Z_STREAM_END) {
-    z.next_out = reinterpret_cast<Bytef*>(buffer.data());
-    z.avail_out = static_cast<uInt>(buffer.size());
-    status = inflate(&z, Z_NO_FLUSH);
-    if (status != Z_OK && status != Z_STREAM_END) {
-      const std::size_t at = packed.size() - z.avail_in;
-      inflateEnd(&z);
-      throw broken_stream(path, "zlib", at);
-    }
-    out.append(buffer.data(), buffer.size() - z.avail_out);
+  std::vector<std::uint8_t> buffer(file_sink_buffer_bytes);
+  const auto* in = reinterpret_cast<const std::uint8_t*>(packed.data());
+  std::size_t at = 0;
+  for (;;) {
+    const auto step = stream.inflate(in + at, packed.size() - at, buffer.data(), buffer.size(), true);
+    at += step.consumed;
+    out.append(reinterpret_cast<const char*>(buffer.data()), step.produced);
+    if (step.status == InflateStatus::end) return out;
+    if (step.status != InflateStatus::more) throw broken_stream(path, "zlib", stream.total_in());
   }
-  inflateEnd(&z);
-  return out;
 }
 
 std::string lz4_decompress_whole(const std::string& path, const std::string& packed) {

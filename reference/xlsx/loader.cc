@@ -369,7 +369,7 @@ Workbook load_workbook(std::string_view bytes, const LoadOptions& options, const
   LoadStats& s = stats ? *stats : local;
   const auto load = [&](const LoadOptions& how) {
     s = LoadStats{};
-    const Package package(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), label, how.limits);
+    const Package package(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), label, how.limits, how.inflater);
     return load_package(package, how, s);
   };
   return with_serial_retry(options, label, load);

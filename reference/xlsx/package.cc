@@ -10,6 +10,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 #include "docconform/error.h"
 #include "limits.h"
@@ -118,8 +119,9 @@ std::string part_key(std::string_view name) {
   return start == std::string::npos ? std::string() : key.substr(start);
 }
 
-Package::Package(const std::uint8_t* data, std::size_t size, std::string label, const Limits& limits)
-    : data_(data), size_(size), label_(std::move(label)), limits_(limits), budget_(limits.inflate_budget(size)) {
+Package::Package(const std::uint8_t* data, std::size_t size, std::string label, const Limits& limits,
+                 InflaterKind inflater)
+    : data_(data), size_(size), label_(std::move(label)), limits_(limits), inflater_(inflater), budget_(limits.inflate_budget(size)) {
   static constexpr std::uint8_t cfb_magic[] = {0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1};
   if (size >= sizeof cfb_magic && std::memcmp(data, cfb_magic, sizeof cfb_magic) == 0) {
     fail(ErrorKind::unsupported, "", 0, "a Compound File container, not a zip: an encrypted workbook or a .xls file");
@@ -284,6 +286,7 @@ PartStream::PartStream(const Package& package, const std::string& part, bool cha
   const auto index = package.find(part);
   if (!index) package.fail(ErrorKind::format, part, std::nullopt, "part is missing from the package");
   part_ = package.entry_name(*index);
+  index_ = *index;
   declared_ = package.check_declared_size(*index);
   zip_ = package.acquire_handle();
   // A deflated entry is read raw and inflated here (deflated_entry.h); libzip decompresses the
@@ -299,7 +302,7 @@ PartStream::PartStream(const Package& package, const std::string& part, bool cha
   }
   if (file_ != nullptr && deflated) {
     try {
-      deflated_ = std::make_unique<DeflatedEntry>(file_, stat.crc);
+      deflated_ = std::make_unique<DeflatedEntry>(file_, stat.crc, package.inflater());
     } catch (...) {  // out of memory: no destructor runs for a half-made stream
       zip_fclose(file_);
       package.release_handle(zip_);
@@ -329,7 +332,8 @@ std::size_t PartStream::read(std::string& out, std::size_t max) {
       n = static_cast<zip_int64_t>(deflated_->read(reinterpret_cast<std::uint8_t*>(out.data() + start), max));
     } catch (const CorruptEntry& e) {
       out.resize(start);
-      package_.fail(ErrorKind::format, part_, position_ + e.produced, "corrupt compressed data: " + e.message);
+      const CorruptEntry verdict = zlib_verdict({e.message, static_cast<std::size_t>(position_) + e.produced});
+      package_.fail(ErrorKind::format, part_, verdict.produced, "corrupt compressed data: " + verdict.message);
     }
   } else {
     n = zip_fread(file_, out.data() + start, max);
@@ -352,6 +356,32 @@ std::size_t PartStream::read(std::string& out, std::size_t max) {
   }
   if (charge_) package_.charge(static_cast<std::uint64_t>(n), part_, position_);
   return static_cast<std::size_t>(n);
+}
+
+CorruptEntry PartStream::zlib_verdict(const CorruptEntry& seen) const {
+  if (package_.inflater() == InflaterKind::zlib) return seen;
+  zip_stat_t stat;
+  zip_stat_init(&stat);
+  zip_file_t* raw = nullptr;
+  if (zip_stat_index(zip_, index_, 0, &stat) == 0) {
+    const std::lock_guard lock(open_mutex());
+    raw = zip_fopen_index(zip_, index_, ZIP_FL_COMPRESSED);
+  }
+  if (raw == nullptr) return seen;
+  CorruptEntry verdict = seen;
+  try {
+    DeflatedEntry entry(raw, stat.crc, InflaterKind::zlib);
+    std::vector<std::uint8_t> piece(64 << 10);
+    std::size_t produced = 0;
+    try {
+      while (const std::size_t n = entry.read(piece.data(), piece.size())) produced += n;
+    } catch (const CorruptEntry& e) {
+      verdict = {e.message, produced + e.produced};
+    }
+  } catch (...) {  // out of memory: keep what the inflater saw
+  }
+  zip_fclose(raw);
+  return verdict;
 }
 
 FileMapping::FileMapping(const std::string& path) : path_(path) {

@@ -24,13 +24,15 @@ namespace docconform::xlsx {
 
 class Package {
  public:
-  Package(const std::uint8_t* data, std::size_t size, std::string label, const Limits& limits);
+  Package(const std::uint8_t* data, std::size_t size, std::string label, const Limits& limits,
+          InflaterKind inflater);
   ~Package();
   Package(const Package&) = delete;
   Package& operator=(const Package&) = delete;
 
   const std::string& label() const { return label_; }
   const Limits& limits() const { return limits_; }
+  InflaterKind inflater() const { return inflater_; }
 
   // The entry index of a part (name without a leading '/'), if present.
   std::optional<std::uint64_t> find(std::string_view part) const;
@@ -70,6 +72,7 @@ class Package {
   std::size_t size_;
   std::string label_;
   Limits limits_;
+  InflaterKind inflater_;
   std::uint64_t budget_;
   mutable std::mutex spare_mutex_;
   mutable std::vector<zip_t*> spare_;
@@ -95,8 +98,13 @@ class PartStream {
   std::uint64_t declared_size() const { return declared_; }
 
  private:
+  // Where zlib stops on this deflated part read from its start, and why: the reported error
+  // whatever the inflater, which may stop a few bytes away (common/inflate_stream.h).
+  CorruptEntry zlib_verdict(const CorruptEntry& seen) const;
+
   const Package& package_;
   std::string part_;
+  std::uint64_t index_ = 0;
   zip_t* zip_ = nullptr;
   zip_file_t* file_ = nullptr;
   std::unique_ptr<DeflatedEntry> deflated_;  // set when file_ is a deflated entry's raw bytes

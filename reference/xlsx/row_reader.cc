@@ -27,7 +27,7 @@ struct RowReader::State {
 
   State(const std::string& path, const RowReaderOptions& options)
       : mapping(path), package(reinterpret_cast<const std::uint8_t*>(mapping.bytes().data()), mapping.bytes().size(),
-                               path, options.limits),
+                               path, options.limits, options.inflater),
         piece(std::max<std::size_t>(options.piece_bytes, 64)) {}
 
   // Parses what the buffer holds up to its last row boundary; false when nothing is left.

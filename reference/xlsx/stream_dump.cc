@@ -38,7 +38,7 @@ class StreamedDump {
   StreamedDump(std::string_view bytes, const LoadOptions& options, const std::string& label, std::size_t window,
                const std::function<void()>& release_input)
       : options_(with_worker_inflate(options)),
-        package_(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), label, options.limits),
+        package_(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), label, options.limits, options.inflater),
         budgets_(options.limits), window_(std::max<std::size_t>(window, 1)), release_input_(release_input) {}
 
   // Pass 1: every error of the load, and what each sheet needs before its first line.

@@ -15,6 +15,7 @@
 #include "docconform/pdf/generate.h"
 #include "docconform/pdf/writer.h"
 #include "dump_files.h"
+#include "inflater_option.h"
 #include "limit_options.h"
 #include "option_ranges.h"
 #include "pdf_source_options.h"
@@ -27,6 +28,7 @@ using namespace docconform::pdf;
 struct ReadOptions {
   FileListOptions files;
   LimitOptions<Limits> limits;
+  InflaterOption inflater;
   std::string source = to_string(SourceOptions{}.kind);
   SourceOptions sizes;  // window, granularity, buffer
   int level = 2;
@@ -36,6 +38,12 @@ struct ReadOptions {
   std::string password;
 
   unsigned thread_cap() const { return serial ? 1 : threads; }
+
+  Limits reader_limits() const {
+    Limits l = limits.limits();
+    l.inflater = inflater.kind();
+    return l;
+  }
 
   SourceOptions source_options() const {
     SourceOptions o = sizes;
@@ -49,6 +57,7 @@ void add_read_options(CLI::App* app, ReadOptions& o, bool with_level) {
   app->add_option("--source", o.source, "Byte source: mapped, pread, buffered or whole")->capture_default_str();
   add_source_size_options(app, o.sizes);
   o.limits.add_to(app);
+  o.inflater.add_to(app);
   app->add_flag("--recover", o.recover,
                 "Rebuild a missing, unreadable or wrong xref from a scan of the file; the dump then starts with a `recovered` line");
   app->add_option("--password", o.password, "Encrypted files: the user or the owner password (default: the empty user password)");
@@ -68,7 +77,7 @@ void add_read_options(CLI::App* app, ReadOptions& o, bool with_level) {
 // Dumps and digests are made piece by piece and stop at max_output_bytes.
 FileDumper dumper(const ReadOptions& o) {
   return [&o](const std::string& path, unsigned threads, const DumpSink& sink) {
-    write_pdf_dump_file(path, o.source_options(), o.level, o.limits.limits(), bounded_sink(o.limits.output_limits(), path, sink),
+    write_pdf_dump_file(path, o.source_options(), o.level, o.reader_limits(), bounded_sink(o.limits.output_limits(), path, sink),
                         threads, o.password, o.recover ? Recovery::rebuild : Recovery::strict);
   };
 }

@@ -10,6 +10,7 @@
 #include "docconform/xlsx/generator.h"
 #include "docconform/xlsx/workbook.h"
 #include "dump_files.h"
+#include "inflater_option.h"
 #include "limit_options.h"
 #include "option_ranges.h"
 
@@ -22,6 +23,7 @@ struct LoadFlags {
   unsigned threads = 0;
   bool serial = false;
   bool no_shortcut = false;
+  InflaterOption inflater;
   std::size_t chunk_bytes = xlsx::LoadOptions{}.chunk_bytes;
 
   unsigned thread_cap() const { return serial ? 1 : threads; }
@@ -31,6 +33,7 @@ struct LoadFlags {
     o.threads = file_threads;
     o.chunk_bytes = chunk_bytes;
     o.shortcut = !no_shortcut;
+    o.inflater = inflater.kind();
     o.limits = limits.limits();
     return o;
   }
@@ -45,6 +48,7 @@ void add_load_flags(CLI::App* app, LoadFlags& flags) {
                 "Read every cell and shared string token by token (the result must not change)");
   app->add_option("--chunk-bytes", flags.chunk_bytes, "Split sheets into chunks of about this much XML (0 = never)")
       ->transform(byte_range(0, max_bytes_option));
+  flags.inflater.add_to(app);
   flags.limits.add_to(app);
 }
 

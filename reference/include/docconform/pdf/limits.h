@@ -3,6 +3,8 @@
 
 #include <cstdint>
 
+#include "docconform/inflater.h"
+
 namespace docconform::pdf {
 
 struct Limits {
@@ -37,6 +39,8 @@ struct Limits {
   // Recovery (`--recover`): the object syntax parsed while rebuilding the xref from a scan, at
   // most this many times the file's size (plus 1 MiB), however the headers found overlap.
   std::uint64_t recovery_parse_ratio = 4;
+  // Not a bound: which decoder inflates the streams, carried with the bounds to every reader.
+  InflaterKind inflater = default_inflater();
 
   // A tighter profile for fuzzing: small inputs must not buy large allocations or long loops.
   static Limits fuzz() {

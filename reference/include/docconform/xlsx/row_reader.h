@@ -27,6 +27,7 @@ struct RowView {
 
 struct RowReaderOptions {
   std::size_t piece_bytes = 256 << 10;  // inflated bytes read at a time
+  InflaterKind inflater = default_inflater();
   Limits limits;
 };
 

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "docconform/inflater.h"
+
 namespace docconform::xlsx {
 
 inline constexpr std::uint32_t max_rows = 1048576;
@@ -77,6 +79,7 @@ struct LoadOptions {
   // Plain cells and shared strings (<c><v>..</v></c>, <si><t>..</t></si>) read whole by one
   // shortcut instead of token by token; the result is the same (off: for differential tests).
   bool shortcut = true;
+  InflaterKind inflater = default_inflater();  // which decoder inflates the zip parts
   Limits limits;
 };
 
