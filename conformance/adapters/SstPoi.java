@@ -21,12 +21,16 @@
 //     "docconform xls write" (sheet by sheet, column by column, row by row), one canonical
 //     quoted string per line, after a "cells N" line (conformance/sst_real_readers.py).
 import java.io.ByteArrayInputStream;
+import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
@@ -343,8 +347,72 @@ public class SstPoi {
     timePhase(phaseFile, "sst_serialize", () -> table.serialize(0, new byte[size]), null);
   }
 
+  // sstw as sst_writing.py judges: the workbook written, then our reader's dump of it; a workbook
+  // it cannot read gives the line `unreadable: <its last error line>` (a wrong result).
+  static int writeAndJudge(String stringsPath, String docconform) throws Exception {
+    Path work = Files.createTempDirectory("sstw-poi-");
+    Path written = work.resolve("written.xls");
+    try {
+      int status = write(stringsPath, written.toString());
+      if (status != 0) return status;
+      Process reader = new ProcessBuilder(docconform, "sst", "dump", written.toString())
+          .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+      ByteArrayOutputStream err = new ByteArrayOutputStream();
+      Thread errors = new Thread(() -> {
+        try {
+          reader.getErrorStream().transferTo(err);
+        } catch (java.io.IOException e) {
+          // the stream ends with the process
+        }
+      });
+      errors.start();
+      reader.getInputStream().transferTo(System.out);
+      int exit = reader.waitFor();
+      errors.join();
+      if (exit != 0) {
+        String[] lines = err.toString(StandardCharsets.ISO_8859_1).replaceAll("[^\\x00-\\x7f]", "?").strip().split("\\R");
+        String why = lines.length == 0 || lines[lines.length - 1].isEmpty() ? "exit " + exit : lines[lines.length - 1];
+        System.out.print("docconform-dump sst 1\nunreadable: " + why + "\n");
+      }
+      return 0;
+    } finally {
+      Files.deleteIfExists(written);
+      Files.deleteIfExists(work);
+    }
+  }
+
+  // Batch mode (conformance/SPEC.md section 2): input paths on stdin, one per line; for each, one
+  // frame on stdout with the status, stdout and stderr of `dump` (sst) or `writeAndJudge` (sstw).
+  // Every input reads its file anew into new POI objects; nothing is kept between inputs.
+  static void batch(String format, String docconform) throws Exception {
+    PrintStream frames = System.out;
+    BufferedReader requests = new BufferedReader(new InputStreamReader(System.in));
+    for (String path; (path = requests.readLine()) != null;) {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      ByteArrayOutputStream err = new ByteArrayOutputStream();
+      System.setOut(new PrintStream(out, true));
+      System.setErr(new PrintStream(err, true));
+      int status;
+      try {
+        status = format.equals("sst") ? dump(path) : writeAndJudge(path, docconform);
+      } catch (Throwable e) {  // what an uncaught one does to a run of one input: exit 1, the trace
+        e.printStackTrace();
+        status = 1;
+      }
+      System.out.flush();
+      System.err.flush();
+      frames.write(("frame " + (status & 0xff) + " " + out.size() + " " + err.size() + "\n").getBytes(StandardCharsets.US_ASCII));
+      out.writeTo(frames);
+      err.writeTo(frames);
+      frames.write("end\n".getBytes(StandardCharsets.US_ASCII));
+      frames.flush();
+    }
+  }
+
   public static void main(String[] args) throws Exception {
-    if (args.length == 2 && args[0].equals("dump")) {
+    if (args.length >= 2 && args[0].equals("batch")) {
+      batch(args[1], args.length > 2 ? args[2] : "");
+    } else if (args.length == 2 && args[0].equals("dump")) {
       System.exit(dump(args[1]));
     } else if (args.length == 3 && args[0].equals("write")) {
       System.exit(write(args[1], args[2]));

@@ -3,7 +3,7 @@
 // one safe way to emit a dump.
 "use strict";
 
-const fs = require("node:fs");
+const { writeOut } = require("./batch.cjs");
 
 function quoted(text) {
   let out = '"';
@@ -21,23 +21,10 @@ function number(x) {
   return Object.is(x, -0) ? "-0" : String(x);
 }
 
-// Writes the dump's lines (ASCII) to stdout before returning. Node queues writes to a pipe, and
-// a queue of hundreds of megabytes ends in ENOBUFS or is cut off by process.exit(); one string of
-// a large dump also passes V8's longest string. So: slices of lines, written synchronously, with
-// a short wait whenever the non-blocking pipe is full.
+// Writes the dump's lines (ASCII) before returning, in slices of lines (one string of a large dump
+// passes V8's longest string), synchronously (batch.cjs, writeOut).
 function emitLines(lines) {
-  const pause = new Int32Array(new SharedArrayBuffer(4));
-  for (let i = 0; i < lines.length; i += 10000) {
-    const bytes = Buffer.from(lines.slice(i, i + 10000).join("\n") + "\n", "latin1");
-    for (let at = 0; at < bytes.length;) {
-      try {
-        at += fs.writeSync(1, bytes, at, bytes.length - at);
-      } catch (e) {
-        if (e.code !== "EAGAIN") throw e;
-        Atomics.wait(pause, 0, 0, 2);
-      }
-    }
-  }
+  for (let i = 0; i < lines.length; i += 10000) writeOut(Buffer.from(lines.slice(i, i + 10000).join("\n") + "\n", "latin1"));
 }
 
 module.exports = { quoted, number, emitLines };

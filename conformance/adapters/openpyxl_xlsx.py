@@ -19,6 +19,7 @@ import sys
 import warnings
 from canonical import number_text, quote_text
 from phases import time_phase
+from batch import serve
 
 
 ESCAPE = re.compile(r"_x([0-9A-Fa-f]{4})_")
@@ -135,4 +136,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(serve(main))

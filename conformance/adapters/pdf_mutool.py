@@ -20,6 +20,7 @@ import subprocess
 import sys
 from canonical import case_password, quote_units, reject
 from phases import time_phase
+from batch import serve
 
 MUTOOL = "/usr/bin/mutool"
 PAGES_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pdf_mutool_pages.js")
@@ -65,4 +66,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(serve(main))

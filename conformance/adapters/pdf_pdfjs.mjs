@@ -32,7 +32,16 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
+import batch from "./batch.cjs";
 import canonical from "./canonical.cjs";
+
+const { Exit, serve } = batch;
+// pdf.js leaves asynchronous work behind (Node's fetch machinery instantiating WebAssembly) that
+// fails under the runner's 4 GiB address-space cap. A one-input run has exited by then; a batch
+// process lets that one failure pass, and only that one.
+process.on("unhandledRejection", (e) => {
+  if (!(e instanceof RangeError && /WebAssembly/.test(e.message))) throw e;
+});
 
 const { quoted } = canonical;
 
@@ -229,8 +238,20 @@ function encryptLine(encrypt) {
          `streams ${method(encrypt.stmf)} strings ${method(encrypt.strf)}`;
 }
 
+// One input; pdf.js's section readers and the console are restored after it, so the next input
+// of a batch starts from pdf.js as it was.
 async function main() {
   const pdfjs = await loadInternals();
+  const proto = pdfjs.XRef.prototype;
+  const saved = [proto.processXRefTable, proto.processXRefStream, console.log, console.warn];
+  try {
+    await dump(pdfjs);
+  } finally {
+    [proto.processXRefTable, proto.processXRefStream, console.log, console.warn] = saved;
+  }
+}
+
+async function dump(pdfjs) {
   const diagnostics = [];
   console.log = console.warn = (...parts) => diagnostics.push(parts.join(" "));
   pdfjs.setVerbosityLevel(5);  // infos and warnings, collected above
@@ -260,7 +281,7 @@ async function main() {
   } catch (e) {
     // pdf.js reports malformed input with its own exception classes; a TypeError or
     // ReferenceError is a failure of this adapter (exit 3 below), not a rejection.
-    if (e instanceof TypeError || e instanceof ReferenceError) throw e;
+    if (e instanceof TypeError || e instanceof ReferenceError || e instanceof Exit) throw e;
     reject(e instanceof pdfjs.PasswordException ? "password" : "format", String(e && e.message ? e.message : e));
   }
   const recovered = diagnostics.find((line) => RECOVERY.test(line));
@@ -278,7 +299,7 @@ async function main() {
 }
 
 // An adapter failure is not a rejection: Node's exit status 1 for an uncaught error would read as one.
-main().catch((e) => {
+serve(main, (e) => {
   process.stderr.write(`adapter failure: ${e && e.stack ? e.stack : e}\n`);
-  process.exit(3);
+  return 3;
 });

@@ -32,6 +32,7 @@ import pikepdf
 from canonical import case_password, encrypt_line, number_text, quote_bytes, reject
 from pdf_sections import SectionFault, merged_entries, sections
 from pdf_syntax import SyntaxFault, inflates_past_limit, parse_object, value_text
+from batch import serve
 
 RECOVERY = re.compile(r"reconstruct|loop detected|damaged|recover stream length|can't find PDF header")
 
@@ -124,13 +125,18 @@ def check_object_streams(pdf):
 
 
 def main():
-    path = sys.argv[1]
-    level = 3 if sys.argv[2:3] == ["pdf3"] else 2
     log = logging.getLogger("pikepdf")
     collect = Collect()
     log.addHandler(collect)
     log.setLevel(logging.DEBUG)
     log.propagate = False
+    try:
+        return dump(sys.argv[1], 3 if sys.argv[2:3] == ["pdf3"] else 2, collect)
+    finally:
+        log.removeHandler(collect)  # the next input of a batch has its own
+
+
+def dump(path, level, collect):
     try:
         pdf = pikepdf.open(path, inherit_page_attributes=False, password=case_password(path))
         collect.parts = []
@@ -158,4 +164,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(serve(main))

@@ -30,6 +30,7 @@ from pypdf.generic import (ArrayObject, BooleanObject, ByteStringObject, Diction
                            IndirectObject, NameObject, NullObject, NumberObject, StreamObject, TextStringObject)
 from canonical import case_password, encrypt_line, number_text, quote_bytes, reject
 from pdf_syntax import name_text as name_bytes_text
+from batch import serve
 
 MAX_OBJECTS = 8_000_000  # SPEC.md, format pdf, rule 9: object numbers below this
 # Logged under strict=True when a table's first subsection does not start at 0 (an update
@@ -252,11 +253,24 @@ class Warnings(logging.Handler):
 
 
 def main():
-    path = sys.argv[1]
-    level = 3 if sys.argv[2:3] == ["pdf3"] else 2
+    """One input, pypdf patched for it; the patches and the log handler are undone after it, so the
+    next input of a batch starts from pypdf as it was."""
+    patched = [(_reader.PdfReader, "_read_xref"), (_reader.PdfReader, "_read_pdf15_xref_stream"), (_reader, "read_object"),
+               (_data_structures.StreamObject, "initialize_from_dictionary")]
+    saved = [vars(owner)[name] for owner, name in patched]
+    log = logging.getLogger("pypdf")
     warnings = Warnings()
-    logging.getLogger("pypdf").addHandler(warnings)
-    logging.getLogger("pypdf").propagate = False
+    log.addHandler(warnings)
+    log.propagate = False
+    try:
+        return dump(sys.argv[1], 3 if sys.argv[2:3] == ["pdf3"] else 2, warnings)
+    finally:
+        log.removeHandler(warnings)
+        for (owner, name), value in zip(patched, saved):
+            setattr(owner, name, value)
+
+
+def dump(path, level, warnings):
     keep_stream_length()
     sections = Sections()
     sections.install()
@@ -302,4 +316,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(serve(main))

@@ -40,6 +40,7 @@ from canonical import case_password, encrypt_line, quote_bytes, reject
 from phases import time_phase
 from pdf_sections import SectionFault, merged_entries, sections
 from pdf_syntax import Name, Ref, SyntaxFault, inflates_past_limit, name_bytes, parse_object, value_text
+from batch import serve
 
 QPDF = "/usr/bin/qpdf"
 REFERENCE = re.compile(r"([0-9]+) ([0-9]+) R$")
@@ -299,6 +300,7 @@ def main():
     path = sys.argv[1]
     level = 3 if sys.argv[2:3] == ["pdf3"] else 2
     password = case_password(path)
+    PASSWORD.clear()  # of the previous input of a batch
     if password:
         PASSWORD.append("--password=" + password.decode("latin-1"))
     check = run("--check", path)
@@ -355,4 +357,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(serve(main))

@@ -5,6 +5,8 @@ Compiles SstPoi.java once into build/adapter-cache/ (java_classes.py), then runs
   sst_poi.py FILE sst                  -> POI reads the table: the canonical sst dump
   sst_poi.py STRINGS sstw DOCCONFORM   -> HSSFWorkbook writes the cells of a strings file into
                                           a .xls; our reader dumps its SST (sst_writing.py)
+  sst_poi.py --batch FORMAT DOCCONFORM -> batch mode (conformance/SPEC.md section 2): one JVM
+                                          for every input of FORMAT
   sst_poi.py cells XLS                 -> every cell's string as POI reads it (not an adapter
                                           run: for conformance/sst_real_readers.py)
 Exit statuses as conformance/SPEC.md says (0 dump, 1 rejected, 2 unsupported).
@@ -26,6 +28,9 @@ JARS = ":".join("/usr/share/java/%s.jar" % j for j in ("poi", "commons-collectio
 def main():
     if sys.argv[1] == "cells":
         os.execvp("java", ["java", "-Xmx1g", "-cp", compiled_classes(SOURCE, "poi", JARS) + ":" + JARS, "SstPoi", "cells", sys.argv[2]])
+    if sys.argv[1] == "--batch":
+        # Many inputs in one JVM: the full JIT pays off over them.
+        os.execvp("java", ["java", "-Xmx1g", "-Xshare:auto", "-cp", compiled_classes(SOURCE, "poi", JARS) + ":" + JARS, "SstPoi", "batch"] + sys.argv[2:])
     path, fmt = sys.argv[1], sys.argv[2]
     classes = compiled_classes(SOURCE, "poi", JARS)
     # Small cases: a small heap and the quick-starting compiler only. Large inputs (the speed

@@ -12,6 +12,7 @@ import xlwt
 from canonical import reject
 from phases import time_phase
 from sst_writing import ROWS, judge, read_cells
+from batch import serve
 
 
 def main():
@@ -32,4 +33,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(serve(main))

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """utf8 adapter: a converter program decoding UTF-8 into UTF-16LE, a strict decoder, so it
-confirms only y_ cases. Usage: utf8_converter.py TOOL FILE, TOOL one of
+confirms only y_ cases. Usage: utf8_converter.py FILE TOOL (batch mode: --batch TOOL), TOOL one of
   iconv  glibc's iconv, which exits non-zero when it refuses the input;
   uconv  ICU's uconv with the stop callback; uconv reports every refused sequence on stderr
          ("Conversion to Unicode from codepage failed ...") but exits 0 when the refused
@@ -9,6 +9,7 @@ Exit 1 ("error: format") when the converter refuses the input."""
 import subprocess
 import sys
 
+from batch import serve
 from canonical import quote_units
 
 COMMANDS = {
@@ -28,7 +29,7 @@ def convert(tool, path):
 
 
 def main():
-    units = convert(sys.argv[1], sys.argv[2])
+    units = convert(sys.argv[2], sys.argv[1])
     if units is None:
         sys.stderr.write("error: format\n")
         return 1
@@ -37,4 +38,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(serve(main))

@@ -9,6 +9,7 @@ import codecs
 import sys
 
 from canonical import quote_units, utf16_units
+from batch import serve
 
 
 def passthrough(error):
@@ -28,4 +29,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(serve(main))

@@ -15,6 +15,7 @@ import sys
 import xlrd
 import xlrd.book
 from canonical import quote_text
+from batch import serve
 
 
 def _decode(data, encoding):
@@ -81,4 +82,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(serve(main))

@@ -9,6 +9,7 @@
 "use strict";
 const fs = require("node:fs");
 
+const { Exit, serve } = require("./batch.cjs");
 const { quoted, number, emitLines } = require("./canonical.cjs");
 const { timePhase } = require("./phases.cjs");
 
@@ -94,11 +95,16 @@ function dumpLines(model) {
 // load(file, bytes) is timed as the phase xlsx_load when the phases are asked for (phases.cjs).
 class Unsupported extends Error {}
 
-async function runAdapter(read, load) {
+function runAdapter(read, load) {
+  return serve(() => readCase(read, load));
+}
+
+async function readCase(read, load) {
   let model;
   try {
     model = await read(process.argv[2]);
   } catch (e) {
+    if (e instanceof Exit) throw e;
     if (e instanceof Unsupported) {
       process.stderr.write(`unsupported: ${e.message}\n`);
       process.exit(2);

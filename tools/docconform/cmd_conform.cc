@@ -153,6 +153,8 @@ void add_conform_commands(CommandGroups& groups) {
   add_shard_option(run, options->shard, "a fixed 1/N of the (case, implementation) pairs");
   options->reports.add_options(run, true, false);
   run->add_flag("!--no-progress", options->run.progress, "Do not show progress on stderr");
+  run->add_flag("!--no-batch", options->run.batch,
+                "One process per input even for adapters that declare a batch command (conformance/SPEC.md section 2)");
   run->add_flag("--large", options->run.large,
                 "Also the large cases of conformance/large/CASES.tsv (generated on first use), timed one at a time");
   run->add_option("--large-dir", options->run.large_dir, "Where the large cases are generated (default <root>/build/large-cases)");
@@ -187,6 +189,8 @@ void add_conform_commands(CommandGroups& groups) {
   add_shard_option(sweep_command, sweep->shard, "a fixed 1/N of the files, each with all its runs");
   sweep->reports.add_options(sweep_command, false, true);
   sweep_command->add_flag("!--no-progress", sweep->sweep.run.progress, "Do not show progress on stderr");
+  sweep_command->add_flag("!--no-batch", sweep->sweep.run.batch,
+                          "One process per input even for adapters that declare a batch command (conformance/SPEC.md section 2)");
   sweep_command->callback([sweep] {
     sweep->sweep.run.root = resolve_root(sweep->sweep.run.root);
     sweep->sweep.run.docconform_binary = self_executable();

@@ -42,9 +42,10 @@ std::vector<Adapter> read_adapters(const std::string& manifest_path) {
   std::vector<Adapter> adapters;
   for (auto [number, fields] : read_tsv(manifest_path)) {
     for (std::size_t i = 4; i < fields.size(); ++i) replace_all(fields[i], "{dir}", dir);
-    if (fields.size() < 6 || fields.size() > 8) {
-      throw Error(ErrorKind::format, {manifest_path, "line " + std::to_string(number), std::nullopt},
-                  "expected 6 to 8 tab-separated fields: name formats kind gate requires command [version [engine]]");
+    const ErrorContext where{manifest_path, "line " + std::to_string(number), std::nullopt};
+    if (fields.size() < 6 || fields.size() > 9) {
+      throw Error(ErrorKind::format, where,
+                  "expected 6 to 9 tab-separated fields: name formats kind gate requires command [version [engine [batch]]]");
     }
     Adapter adapter;
     adapter.name = fields[0];
@@ -54,7 +55,13 @@ std::vector<Adapter> read_adapters(const std::string& manifest_path) {
     if (fields[4] != "-") adapter.requires_ = split(fields[4], ',');
     adapter.command = fields[5];
     if (fields.size() >= 7 && fields[6] != "-") adapter.version_command = fields[6];
-    adapter.engine = fields.size() == 8 && fields[7] != "-" ? fields[7] : adapter.name;
+    adapter.engine = fields.size() >= 8 && fields[7] != "-" ? fields[7] : adapter.name;
+    if (fields.size() == 9 && fields[8] != "-") {
+      if (fields[8].find("{input}") != std::string::npos) {
+        throw Error(ErrorKind::format, where, "the batch command takes no {input}: the inputs come on its stdin");
+      }
+      adapter.batch_command = fields[8];
+    }
     adapters.push_back(std::move(adapter));
   }
   return adapters;
@@ -95,6 +102,11 @@ std::vector<std::string> command_argv(const std::string& command, const std::str
 std::vector<std::string> adapter_argv(const Adapter& adapter, const std::string& format, const std::string& input,
                                       const std::string& root, const std::string& docconform_binary) {
   return command_argv(adapter.command, format, input, root, docconform_binary);
+}
+
+std::vector<std::string> adapter_batch_argv(const Adapter& adapter, const std::string& format, const std::string& root,
+                                            const std::string& docconform_binary) {
+  return command_argv(adapter.batch_command, format, "", root, docconform_binary);
 }
 
 std::string adapter_version(const Adapter& adapter, const std::string& root, const std::string& docconform_binary) {

@@ -17,6 +17,8 @@ struct Adapter {
   std::vector<std::string> requires_;  // programs or files that must exist for it to run
   std::string command;               // with {input}, {format}, {root}, {docconform}, {cli-dump} placeholders
                                      // ({dir}, the manifest's directory, is replaced when it is read)
+  std::string batch_command;         // optional 9th column: the batch-mode command (the same placeholders but
+                                     // {input}); "" = none (conformance/SPEC.md section 2, "Batch mode")
 
   bool in_process() const { return command == "in-process"; }
   bool reads(const std::string& format) const;
@@ -30,6 +32,10 @@ std::string missing_requirement(const Adapter& adapter, const std::string& root)
 // The argv of an adapter run on one case.
 std::vector<std::string> adapter_argv(const Adapter& adapter, const std::string& format, const std::string& input,
                                       const std::string& root, const std::string& docconform_binary);
+
+// The argv of an adapter's batch-mode process for a format (adapter.batch_command set).
+std::vector<std::string> adapter_batch_argv(const Adapter& adapter, const std::string& format, const std::string& root,
+                                            const std::string& docconform_binary);
 
 // The implementation's version as its version command prints it (the reference's own for the
 // in-process one); "" when it has none or the command fails. Run once per run, under 10 s.

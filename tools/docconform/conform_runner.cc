@@ -14,6 +14,7 @@
 #include <numeric>
 #include <thread>
 #include <map>
+#include <memory>
 #include <mutex>
 
 #include "docconform/canonical.h"
@@ -117,7 +118,9 @@ void time_phases(Result& r, const CaseFile& c, const Adapter& impl, const RunOpt
   }
 }
 
-Result run_one(const CaseFile& c, const Adapter& impl, const RunOptions& options, const ProcessLimits& limits) {
+// batch: the implementation's batch-mode process for this format, or nullptr (one process per input).
+Result run_one(const CaseFile& c, const Adapter& impl, const RunOptions& options, const ProcessLimits& limits,
+               BatchProcess* batch) {
   Result r;
   r.case_file = &c;
   r.impl = impl.name;
@@ -151,7 +154,10 @@ Result run_one(const CaseFile& c, const Adapter& impl, const RunOptions& options
     }
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   } else {
-    const ProcessResult p = run_process(adapter_argv(impl, c.format, c.path, options.root, options.docconform_binary), limits);
+    // A path with a line feed cannot be a request line: that input runs alone.
+    if (c.path.find('\n') != std::string::npos) batch = nullptr;
+    const ProcessResult p = batch != nullptr ? batch->run(c.path, limits)
+                                             : run_process(adapter_argv(impl, c.format, c.path, options.root, options.docconform_binary), limits);
     r.seconds = p.seconds;
     const std::string last_err = last_line(p.err);
     r.stderr_text = stderr_excerpt(p.err);
@@ -173,6 +179,10 @@ Result run_one(const CaseFile& c, const Adapter& impl, const RunOptions& options
         r.status = Status::adapter_failure;
         r.detail = "could not start: " + p.err;
         return r;
+      case ProcessResult::End::protocol_failure:
+        r.status = Status::adapter_failure;
+        r.detail = "batch mode: " + p.failure;
+        return r;
       case ProcessResult::End::exited:
         break;
     }
@@ -185,6 +195,7 @@ Result run_one(const CaseFile& c, const Adapter& impl, const RunOptions& options
     // Exit 1 is a rejection only with the protocol's last line: an uncaught exception also exits
     // 1 (Python, Node), with a traceback instead.
     if ((p.exit_code != 0 && p.exit_code != 1) || (p.exit_code == 1 && last_err.rfind("error: ", 0) != 0)) {
+      if (batch != nullptr) batch->stop();  // a broken adapter's state reaches no other input
       r.status = Status::adapter_failure;
       r.detail = "exit " + std::to_string(p.exit_code) + (p.exit_code == 1 ? " without `error: <class>`" : "") + ": " + last_err;
       return r;
@@ -435,11 +446,34 @@ void run_jobs(RunReport& report, const std::vector<Job>& jobs, const RunOptions&
   std::atomic<std::size_t> failures{0};
   std::mutex progress_mutex;
   const bool interactive = isatty(2) != 0;
-  const auto run_job = [&](std::size_t j) {
+  // Each worker keeps the batch-mode process of the implementation and format it serves.
+  struct WorkerBatch {
+    std::size_t impl_index = SIZE_MAX;
+    std::string format;
+    std::unique_ptr<BatchProcess> process;
+  };
+  const std::size_t small_jobs = static_cast<std::size_t>(
+      std::find_if(jobs.begin(), jobs.end(), [&](const Job& j) { return report.cases[j.case_index].large; }) - jobs.begin());
+  std::vector<WorkerBatch> batches(std::max(1U, planned_threads(small_jobs, options.jobs)));
+  const auto batch_for = [&](const Job& job, unsigned worker) -> BatchProcess* {
+    const Adapter& impl = report.impls[job.impl_index];
+    const CaseFile& c = report.cases[job.case_index];
+    if (!options.batch || impl.batch_command.empty() || c.large) return nullptr;
+    WorkerBatch& b = batches[worker];
+    if (b.impl_index != job.impl_index || b.format != c.format || !b.process) {
+      b.process.reset();  // one process per worker at a time
+      b.impl_index = job.impl_index;
+      b.format = c.format;
+      b.process = std::make_unique<BatchProcess>(adapter_batch_argv(impl, c.format, options.root, options.docconform_binary),
+                                                 options.limits.memory_mb);
+    }
+    return b.process.get();
+  };
+  const auto run_job = [&](std::size_t j, unsigned worker) {
     const Job job = jobs[j];
     const Adapter& impl = report.impls[job.impl_index];
     const CaseFile& c = report.cases[job.case_index];
-    Result r = run_one(c, impl, options, c.large ? options.large_limits : options.limits);
+    Result r = run_one(c, impl, options, c.large ? options.large_limits : options.limits, batch_for(job, worker));
     finish(r, job);
     if (is_failure(r.status)) failures.fetch_add(1);
     const std::size_t finished = done.fetch_add(1) + 1;
@@ -455,11 +489,18 @@ void run_jobs(RunReport& report, const std::vector<Job>& jobs, const RunOptions&
     }
     report.results[j] = std::move(r);
   };
-  // Large cases come last in `jobs` (cases are discovered before them) and run one at a time.
-  const std::size_t small_jobs = static_cast<std::size_t>(
-      std::find_if(jobs.begin(), jobs.end(), [&](const Job& j) { return report.cases[j.case_index].large; }) - jobs.begin());
-  parallel_for(small_jobs, options.jobs, [&](std::size_t j, unsigned) { run_job(j); });
-  for (std::size_t j = small_jobs; j < jobs.size(); ++j) run_job(j);
+  // Large cases come last in `jobs` (cases are discovered before them) and run one at a time. The
+  // others run grouped by implementation and format, so that a batch-mode process serves a run of
+  // inputs; results stay in job order.
+  std::vector<std::size_t> order(small_jobs);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return std::tie(jobs[a].impl_index, report.cases[jobs[a].case_index].format) <
+           std::tie(jobs[b].impl_index, report.cases[jobs[b].case_index].format);
+  });
+  parallel_for(small_jobs, options.jobs, [&](std::size_t k, unsigned worker) { run_job(order[k], worker); });
+  batches.clear();
+  for (std::size_t j = small_jobs; j < jobs.size(); ++j) run_job(j, 0);
 }
 
 RunReport run_conformance(const RunOptions& options) {

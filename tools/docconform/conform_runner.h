@@ -110,6 +110,9 @@ struct RunOptions {
   ProcessLimits limits;
   std::string docconform_binary;
   bool progress = true;
+  // Adapters that declare a batch command run in batch mode (conformance/SPEC.md section 2): one
+  // process per implementation, format and worker; false = one process per input (--no-batch).
+  bool batch = true;
   // The large cases, after the others, one run at a time so that their timings are not shared
   // with another run; their outputs (dumps of 100+ MB) and peers' memory need wider limits.
   bool large = false;

@@ -57,6 +57,7 @@ struct Launch {
   std::vector<char*> args;
   std::vector<char*> env;
   rlim_t memory = 0;  // 0 = no cap
+  int in = -1;        // read end of the adapter's stdin (batch mode); -1 = /dev/null
   int out = -1;       // write ends of the adapter's stdout and stderr
   int err = -1;
   int report = -1;   // write end: the supervisor's Report
@@ -73,10 +74,11 @@ struct Launch {
 // Closes every descriptor but the standard ones and the launch's: the supervisor lives as long
 // as the run, and a copy of another run's pipe held here would delay that run's end of file.
 bool keep_only_launch_fds(const Launch& l) {
-  int keep[] = {l.out, l.err, l.report, l.control};
+  int keep[] = {l.in, l.out, l.err, l.report, l.control};
   std::sort(std::begin(keep), std::end(keep));
   unsigned from = 3;
   for (const int fd : keep) {
+    if (fd < 0) continue;
     if (static_cast<unsigned>(fd) > from && close_range(from, static_cast<unsigned>(fd) - 1, 0) != 0) return false;
     from = static_cast<unsigned>(fd) + 1;
   }
@@ -95,8 +97,8 @@ bool keep_only_launch_fds(const Launch& l) {
     const rlimit cap{l.memory, l.memory};
     setrlimit(RLIMIT_AS, &cap);
   }
-  const int devnull = open("/dev/null", O_RDONLY);
-  if (devnull >= 0) dup2(devnull, 0);
+  const int input = l.in >= 0 ? l.in : open("/dev/null", O_RDONLY);
+  if (input >= 0) dup2(input, 0);
   dup2(l.out, 1);
   dup2(l.err, 2);
   execvpe(l.args[0], l.args.data(), l.env.data());
@@ -181,6 +183,7 @@ void reap_descendants() {
   const std::int64_t start = monotonic_ns();
   const pid_t adapter = fork();
   if (adapter == 0) exec_adapter(l);
+  if (l.in >= 0) close(l.in);
   close(l.out);
   close(l.err);
   if (adapter < 0) send_report(l.report, {Step::fork, errno, 0});
@@ -238,11 +241,8 @@ struct Pipe {
   }
 };
 
-}  // namespace
-
-ProcessResult run_process(const std::vector<std::string>& argv, const ProcessLimits& limits,
-                          const std::vector<std::string>& environment) {
-  ProcessResult result;
+// The launch of argv: pointers into argv and environment, which must outlive it.
+Launch make_launch(const std::vector<std::string>& argv, const std::vector<std::string>& environment, std::size_t memory_mb) {
   Launch launch;
   for (const auto& a : argv) launch.args.push_back(const_cast<char*>(a.c_str()));
   launch.args.push_back(nullptr);
@@ -255,28 +255,75 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessLim
   }
   for (const auto& e : environment) launch.env.push_back(const_cast<char*>(e.c_str()));
   launch.env.push_back(nullptr);
-  launch.memory = static_cast<rlim_t>(limits.memory_mb) << 20;
+  launch.memory = static_cast<rlim_t>(memory_mb) << 20;
+  return launch;
+}
 
-  Pipe out, err, report, control;
-  if (!out.open() || !err.open() || !report.open() || !control.open()) {
-    result.err = std::string("pipe: ") + std::strerror(errno);
-    return result;
+// The pipes of a supervised run, the runner's ends: the adapter's stdin (batch mode only), stdout
+// and stderr, the supervisor's report and the control pipe whose closing stops the run.
+struct RunPipes {
+  Pipe in, out, err, report, control;
+};
+
+// Forks the supervisor of launch; the supervisor's pid, or -1 with why in error.
+pid_t start_supervisor(Launch& launch, RunPipes& pipes, bool with_input, std::string& error) {
+  if ((with_input && !pipes.in.open()) || !pipes.out.open() || !pipes.err.open() || !pipes.report.open() ||
+      !pipes.control.open()) {
+    error = std::string("pipe: ") + std::strerror(errno);
+    return -1;
   }
-  launch.out = out.write;
-  launch.err = err.write;
-  launch.report = report.write;
-  launch.control = control.read;
-  const auto start = std::chrono::steady_clock::now();
+  launch.in = pipes.in.read;
+  launch.out = pipes.out.write;
+  launch.err = pipes.err.write;
+  launch.report = pipes.report.write;
+  launch.control = pipes.control.read;
   const pid_t supervisor = fork();
   if (supervisor == 0) supervise(launch);
-  out.close_write();
-  err.close_write();
-  report.close_write();
-  control.close_read();
-  if (supervisor < 0) {
-    result.err = std::string("fork: ") + std::strerror(errno);
-    return result;
+  pipes.in.close_read();
+  pipes.out.close_write();
+  pipes.err.close_write();
+  pipes.report.close_write();
+  pipes.control.close_read();
+  if (supervisor < 0) error = std::string("fork: ") + std::strerror(errno);
+  return supervisor;
+}
+
+// The supervisor's report decoded into result (end, exit code or signal, the adapter's time);
+// false, with why in result.err, when it failed.
+bool decode_report(const Report& outcome, std::size_t report_bytes, int supervisor_status, ProcessResult& result) {
+  if (report_bytes != sizeof outcome) {
+    result.err = "the supervising process ended without a report (wait status " + std::to_string(supervisor_status) + ")";
+    return false;
   }
+  if (outcome.failed != Step::none) {
+    result.err = std::string(to_string(outcome.failed)) + ": " + std::strerror(outcome.error);
+    return false;
+  }
+  result.seconds = static_cast<double>(outcome.adapter_ns) * 1e-9;
+  if (WIFEXITED(outcome.wait_status)) {
+    result.end = ProcessResult::End::exited;
+    result.exit_code = WEXITSTATUS(outcome.wait_status);
+  } else {
+    result.end = ProcessResult::End::signaled;
+    result.signal = WTERMSIG(outcome.wait_status);
+  }
+  return true;
+}
+
+}  // namespace
+
+ProcessResult run_process(const std::vector<std::string>& argv, const ProcessLimits& limits,
+                          const std::vector<std::string>& environment) {
+  ProcessResult result;
+  Launch launch = make_launch(argv, environment, limits.memory_mb);
+  RunPipes pipes;
+  Pipe& out = pipes.out;
+  Pipe& err = pipes.err;
+  Pipe& report = pipes.report;
+  Pipe& control = pipes.control;
+  const auto start = std::chrono::steady_clock::now();
+  const pid_t supervisor = start_supervisor(launch, pipes, false, result.err);
+  if (supervisor < 0) return result;
 
   const auto deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                     std::chrono::duration<double>(limits.timeout_s));
@@ -346,27 +393,280 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessLim
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (result.err.size() > stderr_keep) result.err.erase(0, result.err.size() - stderr_keep);
 
-  if (report_bytes != sizeof outcome) {
-    result.err = "the supervising process ended without a report (wait status " + std::to_string(supervisor_status) + ")";
-    return result;
-  }
-  if (outcome.failed != Step::none) {
-    result.err = std::string(to_string(outcome.failed)) + ": " + std::strerror(outcome.error);
-    return result;
-  }
-  result.seconds = static_cast<double>(outcome.adapter_ns) * 1e-9;
-  if (timed_out) {
-    result.end = ProcessResult::End::timed_out;
-  } else if (overflow) {
-    result.end = ProcessResult::End::output_overflow;
-  } else if (WIFEXITED(outcome.wait_status)) {
-    result.end = ProcessResult::End::exited;
-    result.exit_code = WEXITSTATUS(outcome.wait_status);
-  } else {
-    result.end = ProcessResult::End::signaled;
-    result.signal = WTERMSIG(outcome.wait_status);
-  }
+  if (!decode_report(outcome, report_bytes, supervisor_status, result)) return result;
+  if (timed_out) result.end = ProcessResult::End::timed_out;
+  if (overflow) result.end = ProcessResult::End::output_overflow;
   if (!overflow) result.out_sha256 = hash.final_hex();
+  return result;
+}
+
+// ---- Batch mode ----------------------------------------------------------------------------
+
+namespace {
+
+// A frame (conformance/SPEC.md section 2, "Batch mode"): `frame <status> <out> <err>` LF, the
+// stdout bytes, the stderr bytes, `end` LF.
+constexpr std::string_view frame_word = "frame ";
+constexpr std::string_view frame_end = "end\n";
+constexpr std::size_t frame_header_max = 80;  // longer than any header of 64-bit lengths
+
+// Bytes for a message: printable ASCII kept, the rest as \xNN, at most 40 of them.
+std::string shown(std::string_view bytes) {
+  std::string text;
+  for (const unsigned char c : bytes.substr(0, 40)) {
+    if (c >= 0x20 && c < 0x7F) {
+      text += static_cast<char>(c);
+    } else {
+      const char* digits = "0123456789abcdef";
+      text += "\\x";
+      text += digits[c >> 4];
+      text += digits[c & 15];
+    }
+  }
+  return text + (bytes.size() > 40 ? "..." : "");
+}
+
+bool parse_decimal(std::string_view text, std::uint64_t& value) {
+  if (text.empty() || text.size() > 19 || (text.size() > 1 && text[0] == '0')) return false;
+  value = 0;
+  for (const char c : text) {
+    if (c < '0' || c > '9') return false;
+    value = value * 10 + static_cast<std::uint64_t>(c - '0');
+  }
+  return true;
+}
+
+// Writes a request whole; false when the process no longer reads (EPIPE, without the SIGPIPE
+// that would end the runner: it is blocked on this thread and a pending one is taken back).
+bool write_request(int fd, std::string_view request) {
+  sigset_t pipe_signal;
+  sigset_t before;
+  sigemptyset(&pipe_signal);
+  sigaddset(&pipe_signal, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe_signal, &before);
+  bool ok = true;
+  while (!request.empty()) {
+    const ssize_t n = write(fd, request.data(), request.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      ok = false;
+      if (errno == EPIPE) {
+        const timespec none{0, 0};
+        while (sigtimedwait(&pipe_signal, nullptr, &none) < 0 && errno == EINTR) {}
+      }
+      break;
+    }
+    request.remove_prefix(static_cast<std::size_t>(n));
+  }
+  pthread_sigmask(SIG_SETMASK, &before, nullptr);
+  return ok;
+}
+
+}  // namespace
+
+struct BatchProcess::Running {
+  Launch launch;
+  RunPipes pipes;
+  pid_t supervisor = -1;
+  std::string pending;  // stdout read past the last frame: where the next header is due
+  std::string stray_err;  // stderr of the process itself (outside frames), its last 64 KiB
+  Report report;
+  std::size_t report_bytes = 0;
+};
+
+BatchProcess::BatchProcess(std::vector<std::string> argv, std::size_t memory_mb) : argv_(std::move(argv)), memory_mb_(memory_mb) {}
+
+BatchProcess::~BatchProcess() { stop(); }
+
+void BatchProcess::stop() { end_running(); }
+
+// Kills the process if it still runs, collects its report and the rest of its stderr; how it
+// ended ("exited N", "ended by signal S"), "" when unknown.
+std::string BatchProcess::end_running() {
+  if (!running_) return "";
+  Running& r = *running_;
+  r.pipes.control.close_write();  // the supervisor kills the process and everything it started
+  r.pipes.in.close_write();
+  pollfd fds[3] = {{r.pipes.out.read, POLLIN, 0}, {r.pipes.err.read, POLLIN, 0}, {r.pipes.report.read, POLLIN, 0}};
+  char buffer[65536];
+  while (fds[2].fd >= 0) {
+    if (poll(fds, 3, -1) < 0 && errno != EINTR) break;
+    for (int i = 0; i < 3; ++i) {
+      if (fds[i].fd < 0 || (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
+      const ssize_t n = read(fds[i].fd, buffer, sizeof buffer);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        fds[i].fd = -1;  // the Pipe closes it
+      } else if (i == 1) {
+        r.stray_err.append(buffer, static_cast<std::size_t>(n));
+        if (r.stray_err.size() > 2 * stderr_keep) r.stray_err.erase(0, r.stray_err.size() - stderr_keep);
+      } else if (i == 2) {
+        const std::size_t take = std::min(static_cast<std::size_t>(n), sizeof r.report - r.report_bytes);
+        std::memcpy(reinterpret_cast<char*>(&r.report) + r.report_bytes, buffer, take);
+        r.report_bytes += take;
+      }
+    }
+  }
+  int status = 0;
+  while (waitpid(r.supervisor, &status, 0) < 0 && errno == EINTR) {}
+  ProcessResult ended;
+  std::string how;
+  if (decode_report(r.report, r.report_bytes, status, ended)) {
+    how = ended.end == ProcessResult::End::exited ? "exited " + std::to_string(ended.exit_code)
+                                                  : "ended by signal " + std::to_string(ended.signal);
+  }
+  last_stray_err_ = std::move(r.stray_err);
+  running_.reset();
+  return how;
+}
+
+ProcessResult BatchProcess::run(const std::string& input, const ProcessLimits& limits) {
+  ProcessResult result;
+  const auto start = std::chrono::steady_clock::now();
+  if (!running_) {
+    running_ = std::make_unique<Running>();
+    running_->launch = make_launch(argv_, {}, memory_mb_);
+    running_->supervisor = start_supervisor(running_->launch, running_->pipes, true, result.err);
+    if (running_->supervisor < 0) {
+      running_.reset();
+      return result;  // spawn_failed
+    }
+  }
+  Running& r = *running_;
+  const auto deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                    std::chrono::duration<double>(limits.timeout_s));
+  write_request(r.pipes.in.write, input + "\n");  // a process that reads no more shows below
+
+  // The frame is read as it arrives: header, stdout (hashed, its head kept), stderr, end.
+  enum class Part { header, out, err, end } part = Part::header;
+  std::uint64_t left = 0;  // of the current part
+  std::uint64_t err_bytes = 0;
+  Sha256 hash;
+  std::string failure;
+  bool out_open = true;
+  // Ends the input with the process: failure set, or the timeout or the output limit.
+  const auto end_process = [&](ProcessResult::End end, std::string why) {
+    result.end = end;
+    result.failure = std::move(why);
+    // How the process ended tells something only when it ended by itself (its stdout closed).
+    const std::string how = end_running();
+    if (!out_open && !how.empty()) result.failure += " (the process " + how + ")";
+    result.err += last_stray_err_;
+    if (result.err.size() > stderr_keep) result.err.erase(0, result.err.size() - stderr_keep);
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+  };
+  // Takes what the frame needs from r.pending; true when the frame is complete.
+  const auto consume = [&]() -> bool {
+    while (!r.pending.empty() || part == Part::end) {
+      if (part == Part::header) {
+        const std::size_t line_end = r.pending.find('\n');
+        if (line_end == std::string::npos) {
+          if (r.pending.size() > frame_header_max || std::string_view(r.pending).substr(0, frame_word.size()) != frame_word.substr(0, std::min(r.pending.size(), frame_word.size()))) {
+            failure = "bytes where a frame header is due: \"" + shown(r.pending) + "\"";
+          }
+          return false;
+        }
+        const std::string_view line = std::string_view(r.pending).substr(0, line_end);
+        std::uint64_t values[3] = {0, 0, 0};
+        bool ok = line.size() <= frame_header_max && line.substr(0, frame_word.size()) == frame_word;
+        std::string_view rest = ok ? line.substr(frame_word.size()) : std::string_view();
+        for (int i = 0; ok && i < 3; ++i) {
+          const std::size_t space = rest.find(' ');
+          ok = (space == std::string_view::npos) == (i == 2) && parse_decimal(rest.substr(0, space), values[i]);
+          rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
+        }
+        if (!ok || values[0] > 255) {
+          failure = "not a frame header: \"" + shown(line) + "\"";
+          return false;
+        }
+        r.pending.erase(0, line_end + 1);
+        result.exit_code = static_cast<int>(values[0]);
+        result.out_bytes = values[1];
+        err_bytes = values[2];
+        if (result.out_bytes > limits.max_output_bytes) return false;  // the caller ends it: the output limit
+        part = Part::out;
+        left = result.out_bytes;
+      } else if (part == Part::out || part == Part::err) {
+        const std::size_t take = static_cast<std::size_t>(std::min<std::uint64_t>(left, r.pending.size()));
+        const std::string_view piece = std::string_view(r.pending).substr(0, take);
+        if (part == Part::out) {
+          hash.update(piece);
+          if (result.out_head.size() < limits.kept_output_bytes) {
+            result.out_head.append(piece.substr(0, limits.kept_output_bytes - result.out_head.size()));
+          }
+        } else {
+          result.err.append(piece);
+          if (result.err.size() > 2 * stderr_keep) result.err.erase(0, result.err.size() - stderr_keep);
+        }
+        r.pending.erase(0, take);
+        left -= take;
+        if (left == 0) {
+          part = part == Part::out ? Part::err : Part::end;
+          left = err_bytes;
+        }
+      } else {
+        if (r.pending.size() < frame_end.size()) {
+          if (std::string_view(frame_end).substr(0, r.pending.size()) != r.pending) {
+            failure = "the frame's lengths are wrong: \"" + shown(r.pending) + "\" where `end` is due";
+          }
+          return false;
+        }
+        if (std::string_view(r.pending).substr(0, frame_end.size()) != frame_end) {
+          failure = "the frame's lengths are wrong: \"" + shown(r.pending) + "\" where `end` is due";
+          return false;
+        }
+        r.pending.erase(0, frame_end.size());
+        return true;
+      }
+    }
+    return false;
+  };
+
+  pollfd fds[3] = {{r.pipes.out.read, POLLIN, 0}, {r.pipes.err.read, POLLIN, 0}, {r.pipes.report.read, POLLIN, 0}};
+  char buffer[65536];
+  for (bool done = consume();; done = consume()) {
+    if (done) break;
+    if (!failure.empty()) return end_process(ProcessResult::End::protocol_failure, failure);
+    if (result.out_bytes > limits.max_output_bytes) {
+      result.out_bytes = limits.max_output_bytes + 1;
+      return end_process(ProcessResult::End::output_overflow, "");
+    }
+    if (!out_open) {
+      return end_process(ProcessResult::End::protocol_failure,
+                         r.pending.empty() && part == Part::header ? "the process ended before its frame" : "the process ended inside its frame");
+    }
+    const auto left_time = deadline - std::chrono::steady_clock::now();
+    if (left_time <= std::chrono::steady_clock::duration::zero()) return end_process(ProcessResult::End::timed_out, "");
+    const int wait_ms = static_cast<int>(std::min<long long>(std::chrono::ceil<std::chrono::milliseconds>(left_time).count(), 1000));
+    if (poll(fds, 3, wait_ms) < 0 && errno != EINTR) return end_process(ProcessResult::End::protocol_failure, std::string("poll: ") + std::strerror(errno));
+    for (int i = 0; i < 3; ++i) {
+      if (fds[i].fd < 0 || (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
+      const ssize_t n = read(fds[i].fd, buffer, sizeof buffer);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        fds[i].fd = -1;
+        if (i == 0) out_open = false;
+        continue;
+      }
+      const auto bytes = static_cast<std::size_t>(n);
+      if (i == 0) {
+        r.pending.append(buffer, bytes);
+      } else if (i == 1) {
+        r.stray_err.append(buffer, bytes);
+        if (r.stray_err.size() > 2 * stderr_keep) r.stray_err.erase(0, r.stray_err.size() - stderr_keep);
+      } else {
+        const std::size_t take = std::min(bytes, sizeof r.report - r.report_bytes);
+        std::memcpy(reinterpret_cast<char*>(&r.report) + r.report_bytes, buffer, take);
+        r.report_bytes += take;
+      }
+    }
+  }
+  if (result.err.size() > stderr_keep) result.err.erase(0, result.err.size() - stderr_keep);
+  r.stray_err.clear();  // stderr outside frames is shown only with an input that ends the process
+  result.end = ProcessResult::End::exited;
+  result.out_sha256 = hash.final_hex();
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,8 @@ struct ProcessLimits {
 };
 
 struct ProcessResult {
-  enum class End { exited, signaled, timed_out, output_overflow, spawn_failed };
+  // protocol_failure: a batch-mode adapter broke its framing (BatchProcess; `failure` says how).
+  enum class End { exited, signaled, timed_out, output_overflow, spawn_failed, protocol_failure };
   End end = End::spawn_failed;
   int exit_code = -1;  // when exited
   int signal = 0;      // when signaled
@@ -28,6 +30,7 @@ struct ProcessResult {
   std::uint64_t out_bytes = 0;  // bytes of stdout read (up to the limit and one read past it)
   std::string out_head;         // the first kept_output_bytes of stdout
   std::string err;              // last 64 KiB of stderr; why, when spawn_failed
+  std::string failure;          // when protocol_failure: what was wrong
 };
 
 // environment: "NAME=value" entries given to the child on top of this process's environment
@@ -40,6 +43,35 @@ struct ProcessResult {
 // supervisors, so they never touch each other's processes. Needs Linux 5.9 (pidfd_open, close_range).
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessLimits& limits,
                           const std::vector<std::string>& environment = {});
+
+// A batch-mode adapter (conformance/SPEC.md section 2, "Batch mode"): one process, supervised as
+// run_process's are, that reads input paths on stdin, one per line, and answers each with a frame
+// on stdout. It starts at the first input; an input that ends it (a timeout, an output overflow, a
+// broken frame, the process's exit) gets that end as its result, and the next input starts a new one.
+// Used by one thread at a time.
+class BatchProcess {
+ public:
+  BatchProcess(std::vector<std::string> argv, std::size_t memory_mb);
+  ~BatchProcess();
+  BatchProcess(const BatchProcess&) = delete;
+  BatchProcess& operator=(const BatchProcess&) = delete;
+
+  // One input (a path without a line feed), as run_process gives a run of the per-input command:
+  // the frame's status as exit_code, its stdout hashed and kept as limits say, its stderr in err;
+  // seconds from the request to the frame's end. limits.memory_mb is not used (the constructor's
+  // cap is the process's).
+  ProcessResult run(const std::string& input, const ProcessLimits& limits);
+  // Ends the process and everything it started; the next input starts a new one.
+  void stop();
+
+ private:
+  struct Running;
+  std::string end_running();
+  std::vector<std::string> argv_;
+  std::string last_stray_err_;  // of the process end_running last ended
+  std::size_t memory_mb_;
+  std::unique_ptr<Running> running_;
+};
 
 // The first line of stdout of a short command (a version, a commit), without its line end; "" when
 // it cannot start, fails or takes more than 10 s.

@@ -3,7 +3,7 @@
 fake_adapters/: the gate fails safe (filters that select nothing, unknown or skipped gated
 implementations, adapter failures) and its counts agree with the exit status and the JUnit report.
 
-Usage: conform_cli.py DOCCONFORM gate|byo|shards|page, or conform_cli.py DOCCONFORM installed BUILD_DIR
+Usage: conform_cli.py DOCCONFORM gate|byo|shards|page|consensus|batch, or conform_cli.py DOCCONFORM installed BUILD_DIR
 shards: two shards (--shard K/N) merged by `conform merge` give the results, the reports and the
 exit status of one whole run; shards of different runs, given twice or missing are refused.
 page: the results page of a run with recorded and new departures and a matrix wider than a
@@ -268,6 +268,43 @@ def consensus(docconform, root, out):
     check("1 y_ cases confirmed by >= 2 third-party engines" in p.stdout, "summary: " + p.stdout)
 
 
+def batch(docconform, root, out):
+    """Batch mode: each broken frame, crash or timeout is the failure of the input being read, and
+    the inputs after it run in a new process and pass; one process per input (--no-batch) fails
+    only the inputs that fail alone."""
+    names = ["y_c1_crash.bin", "y_c2.bin", "y_c3_hang.bin", "y_c4.bin", "y_c5_lie.bin", "y_c6_garbage.bin", "y_c7.bin"]
+    ledger = open(os.path.join(root, "golden", "utf8.sha256")).read()
+    for name in names:
+        case = os.path.join(root, "conformance", "cases", "utf8", name)
+        write(case, "c")
+        dump = subprocess.run([docconform, "dump", "utf8", case], check=True, capture_output=True).stdout
+        write(os.path.join(root, "golden", "utf8", name + ".dump"), dump.decode())
+        ledger += "%s  sha256:%s\n" % (name, hashlib.sha256(dump).hexdigest())
+    write(os.path.join(root, "golden", "utf8.sha256"), ledger)
+    fake = "/usr/bin/python3 %s/batch_faults.py {docconform}" % FAKES
+    manifest = os.path.join(out, "faults.tsv")
+    write(manifest, "faults\tutf8\tthird-party\tgate\t-\t%s {input}\t-\t-\t%s --batch\n" % (fake, fake))
+    want = {"y_a.bin": "pass", "y_b.bin": "pass", "y_c1_crash.bin": "adapter_failure", "y_c2.bin": "pass",
+            "y_c3_hang.bin": "timeout", "y_c4.bin": "pass", "y_c5_lie.bin": "adapter_failure",
+            "y_c6_garbage.bin": "adapter_failure", "y_c7.bin": "pass"}
+    details = {"y_c1_crash.bin": "batch mode: the process ended before its frame (the process ended by signal 9)",
+               "y_c5_lie.bin": "batch mode: the frame's lengths are wrong",
+               "y_c6_garbage.bin": 'batch mode: not a frame header: "a warning outside frames"'}
+    for mode in ([], ["--no-batch"]):
+        report = os.path.join(out, "faults%s.json" % "".join(mode))
+        p = run(docconform, root, "--adapters", manifest, "--impl", "faults", "--jobs", "1", "--timeout", "3",
+                "--json", report, *mode)
+        check(p.returncode == 1, "%s: exit %d, want 1: %s %s" % (mode, p.returncode, p.stdout, p.stderr))
+        results = {r["case"].split("/")[1]: r for r in json.load(open(report))["results"]}
+        for name, status in want.items():
+            if mode and name in ("y_c5_lie.bin", "y_c6_garbage.bin"):
+                status = "pass"  # no frames without batch mode
+            got = results[name]["status"]
+            check(got == status, "%s %s: %s, want %s (%s)" % (mode, name, got, status, results[name]["detail"]))
+            if not mode and name in details:
+                check(results[name]["detail"].startswith(details[name]), "%s: detail %r" % (name, results[name]["detail"]))
+
+
 def installed(build_dir, scratch):
     """cmake --install to a scratch prefix, then everything from a directory with no checkout."""
     prefix = os.path.join(scratch, "prefix")
@@ -311,7 +348,8 @@ def main():
         out = os.path.join(scratch, "out")
         os.makedirs(out)
         make_suite(docconform, root)
-        {"gate": gate, "byo": bring_your_own, "shards": shards, "page": page, "consensus": consensus}[what](docconform, root, out)
+        {"gate": gate, "byo": bring_your_own, "shards": shards, "page": page, "consensus": consensus,
+         "batch": batch}[what](docconform, root, out)
     print("%d passed, %d failed" % (checks - len(failures), len(failures)))
     return 1 if failures else 0
 

@@ -76,7 +76,7 @@ def sweep(docconform, root, swept, *args):
 
 def fake_args(manifest):
     return ["--adapters", manifest, "--impl", "reference-cli", "--impl", "p1", "--impl", "p2", "--impl", "p3",
-            "--timeout", "3", "--max-file-bytes", "64K", "-j", "2"]
+            "--timeout", os.environ.get("CONFORM_SWEEP_TIMEOUT_S", "3"), "--max-file-bytes", "64K", "-j", "2"]
 
 
 def classes(docconform, root, scratch):

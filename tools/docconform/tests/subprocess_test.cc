@@ -171,5 +171,107 @@ TEST(RunProcess, AdapterDiesWithTheRunner) {
   EXPECT_TRUE(wait_until([&] { return processes_carrying(mark).empty(); }));
 }
 
+
+// A batch-mode adapter in sh: each input line is a command word; `ok X` answers X, the others
+// break the protocol in one way. Each frame carries the process id, so a restart shows.
+const std::vector<std::string> batch_script = {"/bin/sh", "-c", R"(
+while read -r word arg; do
+  case $word in
+    ok) out="$$ $arg"; printf 'frame 0 %d 4\n%serr\nend\n' ${#out} "$out" ;;
+    reject) printf 'frame 1 0 14\nerror: format\nend\n' ;;
+    crash) echo dying >&2; kill -9 $$ ;;
+    hang) sleep 30 ;;
+    short) printf 'frame 0 2 0\nabcdend\n' ;;
+    long) printf 'frame 0 9 0\nabcend\n' ;;
+    cut) printf 'frame 0 100 0\nabc'; exit 0 ;;
+    garbage) printf 'Warning: something\n' ;;
+    status) printf 'frame 256 0 0\nend\n' ;;
+    huge) printf 'frame 0 99999999999 0\n' ;;
+    stray) echo "from the process" >&2; printf 'frame 0 7 0\nexited\nend\n'; exit 5 ;;
+  esac
+done)"};
+
+ProcessResult batch_run(BatchProcess& batch, const std::string& input, double timeout_s = 20) {
+  ProcessLimits limits;
+  limits.timeout_s = timeout_s;
+  limits.max_output_bytes = 1 << 20;
+  return batch.run(input, limits);
+}
+
+TEST(BatchProcess, AnswersEachInputFromOneProcess) {
+  BatchProcess batch(batch_script, 0);
+  const ProcessResult a = batch_run(batch, "ok a");
+  const ProcessResult b = batch_run(batch, "ok b");
+  ASSERT_EQ(a.end, ProcessResult::End::exited) << a.failure;
+  EXPECT_EQ(a.exit_code, 0);
+  EXPECT_EQ(a.err, "err\n");
+  const std::string pid = a.out_head.substr(0, a.out_head.find(' '));
+  EXPECT_EQ(a.out_head, pid + " a");
+  EXPECT_EQ(a.out_bytes, a.out_head.size());
+  EXPECT_EQ(a.out_sha256, sha256_hex(pid + " a"));
+  EXPECT_EQ(b.out_head, pid + " b");  // the same process
+  const ProcessResult rejected = batch_run(batch, "reject");
+  EXPECT_EQ(rejected.exit_code, 1);
+  EXPECT_EQ(rejected.err, "error: format\n");
+}
+
+// An input that breaks the protocol gets the failure; the next input runs in a new process.
+void expect_failure_then_restart(const std::string& input, ProcessResult::End end, const std::string& failure_part,
+                                 double timeout_s = 20) {
+  BatchProcess batch(batch_script, 0);
+  const std::string first_pid = batch_run(batch, "ok a").out_head.substr(0, 5);
+  const ProcessResult broken = batch_run(batch, input, timeout_s);
+  EXPECT_EQ(broken.end, end) << input << ": " << broken.failure;
+  EXPECT_NE(broken.failure.find(failure_part), std::string::npos) << input << ": " << broken.failure;
+  const ProcessResult after = batch_run(batch, "ok z");
+  ASSERT_EQ(after.end, ProcessResult::End::exited) << input << ": " << after.failure;
+  EXPECT_NE(after.out_head.substr(0, 5), first_pid) << input;
+  EXPECT_EQ(after.out_head.substr(after.out_head.size() - 2), " z");
+}
+
+TEST(BatchProcess, CrashIsTheFailureOfTheInputBeingRead) {
+  expect_failure_then_restart("crash", ProcessResult::End::protocol_failure, "ended before its frame (the process ended by signal 9)");
+  BatchProcess batch(batch_script, 0);
+  EXPECT_EQ(batch_run(batch, "crash").err, "dying\n");  // the process's own stderr shows with its failure
+}
+
+TEST(BatchProcess, TimeoutKillsAndRestarts) {
+  expect_failure_then_restart("hang", ProcessResult::End::timed_out, "", 0.5);
+}
+
+TEST(BatchProcess, FrameLengthsThatLieAreFailures) {
+  expect_failure_then_restart("short", ProcessResult::End::protocol_failure, "lengths are wrong");
+  // Claiming more than it wrote, it waits for its next input as the runner waits for the bytes.
+  expect_failure_then_restart("long", ProcessResult::End::timed_out, "", 0.5);
+  expect_failure_then_restart("cut", ProcessResult::End::protocol_failure, "ended inside its frame (the process exited 0)");
+}
+
+TEST(BatchProcess, BytesOutsideFramesAreFailures) {
+  expect_failure_then_restart("garbage", ProcessResult::End::protocol_failure, "not a frame header: \"Warning: something\"");
+  expect_failure_then_restart("status", ProcessResult::End::protocol_failure, "not a frame header: \"frame 256 0 0\"");
+}
+
+TEST(BatchProcess, FrameOverTheOutputLimitIsAnOverflow) {
+  expect_failure_then_restart("huge", ProcessResult::End::output_overflow, "");
+}
+
+TEST(BatchProcess, ExitAfterAFrameFailsTheNextInput) {
+  BatchProcess batch(batch_script, 0);
+  const ProcessResult framed = batch_run(batch, "stray");
+  EXPECT_EQ(framed.end, ProcessResult::End::exited);
+  EXPECT_EQ(framed.out_head, "exited\n");
+  const ProcessResult next = batch_run(batch, "ok b");
+  EXPECT_EQ(next.end, ProcessResult::End::protocol_failure);
+  EXPECT_NE(next.failure.find("the process exited 5"), std::string::npos) << next.failure;
+  EXPECT_EQ(batch_run(batch, "ok c").end, ProcessResult::End::exited);
+}
+
+TEST(BatchProcess, ProgramThatCannotStartFailsEachInput) {
+  BatchProcess batch({"/no/such/program"}, 0);
+  const ProcessResult r = batch_run(batch, "ok a");
+  EXPECT_EQ(r.end, ProcessResult::End::protocol_failure);
+  EXPECT_NE(r.failure.find("exited 127"), std::string::npos) << r.failure;
+}
+
 }  // namespace
 }  // namespace docconform::cli
