@@ -109,7 +109,8 @@ async function readCase(read, load) {
       process.stderr.write(`unsupported: ${e.message}\n`);
       process.exit(2);
     }
-    process.stderr.write(`error: ${(e && e.constructor && e.constructor.name) || "Error"}: ${e && e.message}\n`);
+    // One line: the protocol reads the class from the last line (a sax message spans several).
+    process.stderr.write(`error: ${(e && e.constructor && e.constructor.name) || "Error"}: ${String(e && e.message).replace(/\s*\n\s*/g, " ")}\n`);
     process.exit(1);
   }
   emitLines(dumpLines(model));
