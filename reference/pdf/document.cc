@@ -142,7 +142,10 @@ void Document::read_at(std::uint64_t offset, std::uint32_t num, std::uint32_t ge
                 "offset is beyond the end of the file (" + std::to_string(size) + " bytes)");
   }
   const std::uint64_t grow_limit = check_header ? limits_.max_object_bytes : std::max(limits_.max_object_bytes, size);
-  std::uint64_t want = source_.first_span(offset, 4096);
+  // The request grows from 4 KiB (or what the source holds from offset) by 8x up to the largest
+  // span; the object parses if it fits there, whatever the first request was.
+  const std::uint64_t largest = std::max<std::uint64_t>(4096, grow_limit);
+  std::uint64_t want = std::min(source_.first_span(offset, 4096), largest);
   for (;;) {
     const std::uint64_t available = size - offset;
     const auto span = static_cast<std::size_t>(std::min(want, available));
@@ -173,11 +176,11 @@ void Document::read_at(std::uint64_t offset, std::uint32_t num, std::uint32_t ge
       break;
     } catch (const NeedMore&) {
       stats_.parsed_bytes += span;
-      if (want >= grow_limit) {
+      if (want >= largest) {
         throw Error(ErrorKind::limit, {file, part.str(), offset},
                     "object is larger than " + std::to_string(grow_limit) + " bytes (max_object_bytes)");
       }
-      want = std::min(want * 8, grow_limit);
+      want = std::min(want * 8, largest);
     } catch (const Error&) {
       stats_.parsed_bytes += parser.pos();
       throw;

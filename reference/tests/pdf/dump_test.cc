@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "docconform/pdf/dump.h"
 #include "docconform/pdf/generate.h"
@@ -118,9 +119,12 @@ TEST(PdfParallelDump, BrokenObjectsFailWithTheSerialError) {
 // extent fits, so nothing is held; a few objects; all) gives the unbatched dump, or its error,
 // on every source and thread count.
 TEST(PdfParallelDump, SameDumpAndErrorAtEveryBatchSize) {
-  for (const bool object_streams : {false, true}) {
+  // Small objects, in object streams or not, and objects whose syntax passes the reader's first
+  // 4 KiB request.
+  for (const auto& [object_streams, payload] : {std::pair(false, 20), std::pair(true, 20), std::pair(false, 6000)}) {
     GenerateOptions options = many_objects(object_streams);
-    options.objects = 3000;
+    options.objects = payload > 1000 ? 300 : 3000;
+    options.payload = static_cast<std::uint32_t>(payload);
     const std::string good = pdftest::generated_pdf(options);
     std::string broken = good;
     {
@@ -165,22 +169,31 @@ TEST(PdfParallelDump, SameDumpAndErrorAtEveryBatchSize) {
 }
 
 // In a shuffled file, number order jumps all over the file: read where the objects lie, a
-// window slides back and forth; held in one batch, the objects cost one sweep of the file.
+// window slides back and forth; held, the objects cost one sweep of the file a batch.
 TEST(PdfBatchedDump, OneBatchSweepsTheFileOnce) {
-  pdftest::TempFile file(pdftest::generated_pdf(many_objects(false)), "batched_sweep");
-  const auto object_maps = [&](std::uint64_t batch) {
-    SourceOptions options;
-    options.window = 1 << 16;
-    auto source = open_source(file.path(), options);
-    Limits limits;
-    limits.dump_batch_bytes = batch;
-    Document document(*source, limits);
-    const SweepResult result = write_pdf_dump(document, 3, [](std::string_view) {}, 1);
-    return std::pair(result.counts.map, (source->size() + options.window - 1) / options.window);
-  };
-  const auto [held_maps, windows] = object_maps(std::uint64_t{1} << 30);
-  EXPECT_LE(held_maps, windows + 2);
-  EXPECT_GT(object_maps(0).first, 3 * windows);
+  for (const std::uint32_t payload : {20U, 6000U}) {  // 6000: objects past the first 4 KiB request
+    GenerateOptions options = many_objects(false);
+    options.payload = payload;
+    options.objects = payload > 1000 ? 300 : options.objects;
+    pdftest::TempFile file(pdftest::generated_pdf(options), "batched_sweep");
+    const auto object_maps = [&](std::uint64_t batch) {
+      SourceOptions source_options;
+      source_options.window = 1 << 16;
+      auto source = open_source(file.path(), source_options);
+      Limits limits;
+      limits.dump_batch_bytes = batch;
+      Document document(*source, limits);
+      const SweepResult result = write_pdf_dump(document, 3, [](std::string_view) {}, 1);
+      return std::pair(result.counts.map, (source->size() + source_options.window - 1) / source_options.window);
+    };
+    const auto [whole_batch_maps, windows] = object_maps(std::uint64_t{1} << 30);
+    EXPECT_LE(whole_batch_maps, windows + 2) << "payload " << payload;
+    // A quarter of the file a batch: about five batches (the extents overlap by the 64-byte
+    // tail), each one sweep, every object read from what its batch holds.
+    const auto quarter_batch_maps = object_maps(std::filesystem::file_size(file.path()) / 4).first;
+    EXPECT_LE(quarter_batch_maps, 6 * (windows + 2)) << "payload " << payload;
+    EXPECT_GT(object_maps(0).first, 3 * windows) << "payload " << payload;
+  }
 }
 
 }  // namespace

@@ -52,8 +52,9 @@ class ByteSource {
   // Copies [offset, offset + size) into out (same errors as map()).
   void read(std::uint64_t offset, std::size_t size, void* out);
 
-  // How many bytes from offset a reader of syntax of unknown length asks for first (at most
-  // want): a source that holds only parts of the file names the part it holds there.
+  // How many bytes from offset a reader of syntax of unknown length asks for first: want, or,
+  // from a source that holds only parts of the file, all it holds from there (a larger first
+  // request would leave what it holds; a smaller one would be asked again).
   virtual std::uint64_t first_span(std::uint64_t /*offset*/, std::uint64_t want) const { return want; }
 
   // Throws Error(io) if the file is no longer what this source opened (its size changed, or a
