@@ -168,6 +168,58 @@ TEST(PdfParallelDump, SameDumpAndErrorAtEveryBatchSize) {
   }
 }
 
+// A held object is read with the requests, memory charges and errors of one that is not: the
+// budget counts what each growing request parsed (4 KiB, 32 KiB, 256 KiB of an array of 100,000
+// elements, about 12 MiB in all), so a budget between one request's charges and the sum fails
+// the same way held or not. Two objects: one held whole, and one whose held bytes end inside it
+// (its successor's xref entry points into a string it holds), read past them after all.
+TEST(PdfParallelDump, SameLimitErrorHeldOrNot) {
+  std::string elements;
+  for (int i = 0; i < 100'000; ++i) elements += "1 ";
+  for (const bool ends_inside : {false, true}) {
+    std::vector<std::string> bodies = pdftest::one_page();
+    bodies.push_back(ends_inside ? "[" + elements + "(5 0 obj 7 endobj) " + elements.substr(0, 200) + "]" : "[" + elements + "]");
+    bodies.push_back("(placeholder)");
+    std::vector<std::size_t> offsets;
+    std::string bytes = pdftest::classic_pdf(bodies, "", "\r\n", &offsets);
+    if (ends_inside) {  // object 5: the one in object 4's string
+      const std::size_t entry = bytes.rfind(pdftest::entry20(offsets[4], 0, 'n'));
+      ASSERT_NE(entry, std::string::npos);
+      bytes.replace(entry, 20, pdftest::entry20(bytes.find("(5 0 obj") + 1, 0, 'n'));
+    }
+    pdftest::TempFile file(bytes, "held_limits");
+    for (std::uint64_t budget_kib = 9 << 10; budget_kib <= 14 << 10; budget_kib += 512) {
+      const auto dump_or_error = [&](const SourceOptions& source, std::uint64_t batch, unsigned threads) -> std::string {
+        Limits limits;
+        limits.max_memory = budget_kib << 10;
+        limits.dump_batch_bytes = batch;
+        try {
+          return pdf_dump_file(file.path(), source, 3, limits, threads);
+        } catch (const docconform::Error& e) {
+          return std::string("error: ") + e.what();
+        }
+      };
+      const std::string expected = dump_or_error({}, 0, 1);
+      if (budget_kib == 14 << 10) {
+        EXPECT_EQ(expected.find("error: "), std::string::npos) << expected.substr(0, 300);
+        if (ends_inside) {
+          EXPECT_NE(expected.find("\nobj 5 0 7\n"), std::string::npos);
+        }
+      }
+      for (const SourceKind kind : {SourceKind::mapped, SourceKind::pread}) {
+        SourceOptions source;
+        source.kind = kind;
+        for (const unsigned threads : {1U, 2U}) {
+          const std::string held = dump_or_error(source, std::uint64_t{1} << 30, threads);
+          EXPECT_TRUE(held == expected)
+              << held.substr(0, 300) << "\nnot\n" << expected.substr(0, 300) << "\n" << (ends_inside ? "held bytes end inside the object, " : "") << "max_memory " << budget_kib << " KiB, "
+              << to_string(kind) << ", threads " << threads;
+        }
+      }
+    }
+  }
+}
+
 // In a shuffled file, number order jumps all over the file: read where the objects lie, a
 // window slides back and forth; held, the objects cost one sweep of the file a batch.
 TEST(PdfBatchedDump, OneBatchSweepsTheFileOnce) {
