@@ -135,12 +135,15 @@ def main():
     check(rendered == expected, "matrix cells differ from the JSON results (%d rendered, %d in JSON)" %
           (len(rendered), len(expected)))
     versions = {i["name"]: i["version"] or "-" for i in report["implementations"]}
+    engines = {i["name"]: i["engine"] for i in report["implementations"] if "engine" in i}
     for row in parsed.rows["summary"][1:]:
         impl = row[0][0]
         outcomes = [r["outcome"] for r in report["results"] if r["impl"] == impl]
         for column, outcome in enumerate(["ok", "recorded", "departure", "failed"], start=3):
             check(int(row[column][0]) == outcomes.count(outcome), "summary %s count of %s" % (outcome, impl))
         check(row[8][0] == versions.get(impl), "version of %s: page %s, JSON %s" % (impl, row[8][0], versions.get(impl)))
+        if impl in engines:
+            check(row[9][0] == engines[impl], "engine of %s: page %s, JSON %s" % (impl, row[9][0], engines[impl]))
     runs = [[r["date"], r["suite_version"], r["commit"] or "-", str(r["cores"]), r["cpu"], r["os"]] for r in report["runs"]]
     check([[c for c, _ in row[1:]] for row in parsed.rows["run-metadata"][1:]] == runs and runs,
           "run metadata: page %s, JSON %s" % (parsed.rows["run-metadata"][1:], runs))

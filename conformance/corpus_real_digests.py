@@ -7,7 +7,6 @@ what it reads from any of them is a reviewed diff, never silent.
 Usage: corpus_real_digests.py DOCCONFORM CORPUS_DIR GOLDEN_DIR [--update]
 Exit 0 when every digest matches (or after --update), 1 with one line per difference, 77 when
 CORPUS_DIR is absent (ctest: skipped), as in a clone checked out without ../shared."""
-import concurrent.futures
 import os
 import re
 import subprocess
@@ -18,14 +17,24 @@ FORMATS = [("xlsx", "xlsx", ["digest", "xlsx"]), ("pdf", "pdf", ["digest", "pdf"
 HEADER = "# docconform reference digests of ../shared/corpus-real/%s (conformance/corpus_real_digests.py)\n# file  digest\n"
 
 
-def outcome(binary, words, path):
-    run = subprocess.run([binary] + words + [path], capture_output=True, text=True, errors="replace", timeout=300)
-    if run.returncode == 0:
-        return "sha256:" + run.stdout.strip()
-    found = re.search(r"(\w+) error: ", run.stderr)
-    if run.returncode in (1, 2) and found:
-        return "rejected " + found.group(1)
-    return "failed exit %d: %s" % (run.returncode, run.stderr.strip()[:200])
+def outcomes(binary, words, paths):
+    """Every file's digest or `rejected <class>`, from one process over the whole list (the CLI's
+    several-files mode: `<hex>  <path>` lines on stdout, each failed file's error on stderr)."""
+    run = subprocess.run([binary] + words + ["--files-from", "-"], input="".join(p + "\n" for p in paths),
+                         capture_output=True, text=True, errors="replace", timeout=1800)
+    digests = {}
+    for line in run.stdout.splitlines():
+        digest, _, path = line.partition("  ")
+        digests[path] = "sha256:" + digest
+    errors = {}
+    for line in run.stderr.splitlines():
+        for path in paths:
+            if line.startswith("docconform: %s: " % path) and path not in errors:
+                found = re.search(r"(\w+) error: ", line)
+                errors[path] = "rejected " + found.group(1) if found else "failed: " + line[:200]
+                break
+    status = "" if run.returncode in (0, 1, 2) else "failed exit %d: %s" % (run.returncode, run.stderr.strip()[-200:])
+    return [digests.get(p) or errors.get(p) or status or "failed: neither a digest nor an error" for p in paths]
 
 
 def read_ledger(path):
@@ -46,28 +55,27 @@ def main():
         print("skipped: the real-world corpus %s is absent" % corpus)
         return 77
     differences = 0
-    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        for folder, ledger_name, words in FORMATS:
-            directory = os.path.join(corpus, folder)
-            names = sorted(n for n in os.listdir(directory) if os.path.isfile(os.path.join(directory, n)))
-            results = dict(zip(names, pool.map(lambda n: outcome(binary, words, os.path.join(directory, n)), names)))
-            path = os.path.join(golden, "corpus-real-%s.sha256" % ledger_name)
-            if update:
-                with open(path, "w", encoding="utf-8") as out:
-                    out.write(HEADER % folder)
-                    out.writelines("%s  %s\n" % (name, results[name]) for name in names)
-                print("%s: %d files written to %s" % (folder, len(names), path))
-                continue
-            ledger = read_ledger(path)
-            for name in sorted(set(ledger) | set(results)):
-                if ledger.get(name) != results.get(name):
-                    differences += 1
-                    print("%s/%s: ledger %s, now %s" % (folder, name, ledger.get(name, "(none)"), results.get(name, "(no file)")))
-            print("%s: %d files, %d differences" % (folder, len(names), sum(
-                1 for name in set(ledger) | set(results) if ledger.get(name) != results.get(name))))
+    for folder, ledger_name, words in FORMATS:
+        directory = os.path.join(corpus, folder)
+        names = sorted(n for n in os.listdir(directory) if os.path.isfile(os.path.join(directory, n)))
+        results = dict(zip(names, outcomes(binary, words, [os.path.join(directory, n) for n in names])))
+        path = os.path.join(golden, "corpus-real-%s.sha256" % ledger_name)
+        if update:
+            with open(path, "w", encoding="utf-8") as out:
+                out.write(HEADER % folder)
+                out.writelines("%s  %s\n" % (name, results[name]) for name in names)
+            print("%s: %d files written to %s" % (folder, len(names), path))
+            continue
+        ledger = read_ledger(path)
+        for name in sorted(set(ledger) | set(results)):
+            if ledger.get(name) != results.get(name):
+                differences += 1
+                print("%s/%s: ledger %s, now %s" % (folder, name, ledger.get(name, "(none)"), results.get(name, "(no file)")))
+        print("%s: %d files, %d differences" % (folder, len(names), sum(
+            1 for name in set(ledger) | set(results) if ledger.get(name) != results.get(name))))
     for folder, ledger_name, _ in FORMATS:
         for line in open(os.path.join(golden, "corpus-real-%s.sha256" % ledger_name), encoding="utf-8"):
-            if "failed exit" in line:
+            if "  failed" in line:
                 print("%s: a file that neither loads nor is rejected cleanly: %s" % (folder, line.strip()))
                 differences += 1
     return 1 if differences else 0

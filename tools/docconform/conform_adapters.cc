@@ -42,9 +42,9 @@ std::vector<Adapter> read_adapters(const std::string& manifest_path) {
   std::vector<Adapter> adapters;
   for (auto [number, fields] : read_tsv(manifest_path)) {
     for (std::size_t i = 4; i < fields.size(); ++i) replace_all(fields[i], "{dir}", dir);
-    if (fields.size() != 6 && fields.size() != 7) {
+    if (fields.size() < 6 || fields.size() > 8) {
       throw Error(ErrorKind::format, {manifest_path, "line " + std::to_string(number), std::nullopt},
-                  "expected 6 or 7 tab-separated fields: name formats kind gate requires command [version]");
+                  "expected 6 to 8 tab-separated fields: name formats kind gate requires command [version [engine]]");
     }
     Adapter adapter;
     adapter.name = fields[0];
@@ -53,7 +53,8 @@ std::vector<Adapter> read_adapters(const std::string& manifest_path) {
     adapter.gated = fields[3] == "gate";
     if (fields[4] != "-") adapter.requires_ = split(fields[4], ',');
     adapter.command = fields[5];
-    if (fields.size() == 7 && fields[6] != "-") adapter.version_command = fields[6];
+    if (fields.size() >= 7 && fields[6] != "-") adapter.version_command = fields[6];
+    adapter.engine = fields.size() == 8 && fields[7] != "-" ? fields[7] : adapter.name;
     adapters.push_back(std::move(adapter));
   }
   return adapters;

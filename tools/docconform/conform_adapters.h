@@ -12,6 +12,7 @@ struct Adapter {
   std::string kind;                  // reference | independent | third-party
   bool gated = false;                // a run fails when a gated implementation misses its expectations
   std::string version_command;       // optional 7th column: prints the implementation's version on its first line
+  std::string engine;                // optional 8th column: the parser underneath (bindings of one engine share it); default the name
   std::string version;               // as it reports it (adapter_version), set by the runner; "" when unknown
   std::vector<std::string> requires_;  // programs or files that must exist for it to run
   std::string command;               // with {input}, {format}, {root}, {docconform}, {cli-dump} placeholders

@@ -66,6 +66,7 @@ RunReport parse_report(const nlohmann::json& j, const std::string& path) {
     impl.gated = i.at("gated");
     impl.formats = i.at("formats").get<std::vector<std::string>>();
     impl.version = i.at("version");
+    impl.engine = i.value("engine", impl.name);
     report.impls.push_back(std::move(impl));
   }
   for (const auto& s : j.at("skipped")) report.skipped.push_back({s.at("impl"), s.at("requires"), s.at("fails_gate")});

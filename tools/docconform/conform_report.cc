@@ -445,7 +445,7 @@ nlohmann::ordered_json report_json_value(const RunReport& report) {
   j["implementations"] = nlohmann::json::array();
   for (const auto& impl : report.impls) {
     j["implementations"].push_back({{"name", impl.name}, {"kind", impl.kind}, {"gated", impl.gated}, {"formats", impl.formats},
-                                    {"version", impl.version}});
+                                    {"version", impl.version}, {"engine", impl.engine}});
   }
   j["skipped"] = nlohmann::json::array();
   for (const auto& s : report.skipped) {
@@ -573,13 +573,13 @@ std::string report_markdown(const RunReport& report) {
           run.cpu + " | " + run.os + " |\n";
   }
   md += "\n## Summary\n\n" + outcome_legend +
-        "\n\n| implementation | kind | gated | ok | recorded | departures | failed | statuses | version |\n"
-        "|---|---|---|---:|---:|---:|---:|---|---|\n";
+        "\n\n| implementation | kind | gated | ok | recorded | departures | failed | statuses | version | engine |\n"
+        "|---|---|---|---:|---:|---:|---:|---|---|---|\n";
   for (const auto& impl : report.impls) {
     const Tally t = tally(report, impl.name);
     md += "| " + impl.name + " | " + impl.kind + " | " + (impl.gated ? "yes" : "no") + " | " + std::to_string(t.ok) + " | " +
           std::to_string(t.recorded) + " | " + std::to_string(t.departures) + " | " + std::to_string(t.failed) + " | " +
-          t.statuses + " | " + (impl.version.empty() ? "-" : impl.version) + " |\n";
+          t.statuses + " | " + (impl.version.empty() ? "-" : impl.version) + " | " + impl.engine + " |\n";
   }
   const auto speed = speed_table(report);
   md += "\n## Speed\n\nOne run; " + speed_note + " " + std::to_string(speed_excluded(speed)) +
@@ -672,14 +672,15 @@ std::string report_html(const RunReport& report) {
   html += "</table></section>\n";
   html += "<h2>Summary</h2>\n<p>" + xml_escape(outcome_legend) +
           "</p>\n<table id=\"summary\"><tr><th>implementation</th><th>kind</th><th>gated</th><th>ok</th><th>recorded</th>"
-          "<th>departures</th><th>failed</th><th>statuses</th><th>version</th></tr>\n";
+          "<th>departures</th><th>failed</th><th>statuses</th><th>version</th><th>engine</th></tr>\n";
   for (const auto& impl : report.impls) {
     const Tally t = tally(report, impl.name);
     html += "<tr data-impl=\"" + xml_escape(impl.name) + "\"><td>" + xml_escape(impl.name) + "</td><td>" + impl.kind +
             "</td><td>" + (impl.gated ? "yes" : "no") + "</td><td class=\"num ok\">" + std::to_string(t.ok) +
             "</td><td class=\"num recorded\">" + std::to_string(t.recorded) + "</td><td class=\"num departures\">" +
             std::to_string(t.departures) + "</td><td class=\"num failed\">" + std::to_string(t.failed) + "</td><td>" +
-            xml_escape(t.statuses) + "</td><td>" + xml_escape(impl.version.empty() ? "-" : impl.version) + "</td></tr>\n";
+            xml_escape(t.statuses) + "</td><td>" + xml_escape(impl.version.empty() ? "-" : impl.version) + "</td><td>" +
+            xml_escape(impl.engine) + "</td></tr>\n";
   }
   const auto speed = speed_table(report);
   html += "</table>\n<h2>Speed</h2>\n<p id=\"speed-note\" data-excluded=\"" + std::to_string(speed_excluded(speed)) + "\">One run; " +

@@ -252,6 +252,22 @@ def page(docconform, root, out):
     check(p.returncode == 0, "check_matrix_page.py: exit %d: %s %s" % (p.returncode, p.stdout, p.stderr))
 
 
+def consensus(docconform, root, out):
+    """Golden consensus counts engines: two bindings of one parser are one witness."""
+    with open(os.path.join(root, "conformance", "adapters", "ADAPTERS.tsv"), "a") as f:
+        f.write("binding-one\tutf8\tthird-party\tnogate\t-\t/bin/true\t-\tshared-engine\n"
+                "binding-two\tutf8\tthird-party\tnogate\t-\t/bin/true\t-\tshared-engine\n"
+                "other\tutf8\tthird-party\tnogate\t-\t/bin/true\n")
+    write(os.path.join(root, "golden", "utf8.consensus"),
+          "# case  agreeing\ny_a.bin  binding-one,binding-two\ny_b.bin  binding-one,other\n")
+    p = subprocess.run([docconform, "golden", "check", "--root", root, "--format", "utf8", "--require-consensus"],
+                       capture_output=True, text=True)
+    check(p.returncode == 1, "two bindings of one engine confirm a digest: exit %d, want 1: %s" % (p.returncode, p.stdout))
+    check("UNCONFIRMED utf8/y_a.bin" in p.stdout, "y_a.bin (one engine) not reported: " + p.stdout)
+    check("UNCONFIRMED utf8/y_b.bin" not in p.stdout, "y_b.bin (two engines) reported: " + p.stdout)
+    check("1 y_ cases confirmed by >= 2 third-party engines" in p.stdout, "summary: " + p.stdout)
+
+
 def installed(build_dir, scratch):
     """cmake --install to a scratch prefix, then everything from a directory with no checkout."""
     prefix = os.path.join(scratch, "prefix")
@@ -295,7 +311,7 @@ def main():
         out = os.path.join(scratch, "out")
         os.makedirs(out)
         make_suite(docconform, root)
-        {"gate": gate, "byo": bring_your_own, "shards": shards, "page": page}[what](docconform, root, out)
+        {"gate": gate, "byo": bring_your_own, "shards": shards, "page": page, "consensus": consensus}[what](docconform, root, out)
     print("%d passed, %d failed" % (checks - len(failures), len(failures)))
     return 1 if failures else 0
 
