@@ -142,34 +142,54 @@ void Document::read_at(std::uint64_t offset, std::uint32_t num, std::uint32_t ge
                 "offset is beyond the end of the file (" + std::to_string(size) + " bytes)");
   }
   const std::uint64_t grow_limit = check_header ? limits_.max_object_bytes : std::max(limits_.max_object_bytes, size);
-  std::uint64_t want = source_.first_span(offset, 4096);
-  for (;;) {
+  const auto parse = [&](Parser& parser) {
+    parser.account(*memory_, impl_->object_charge);
+    const std::uint64_t found_num = parser.parse_uint("object number");
+    const std::uint64_t found_gen = parser.parse_uint("generation number");
+    parser.expect_keyword("obj");
+    if (check_header && (found_num != num || found_gen != gen)) {
+      throw Error(ErrorKind::format, {file, part.str(), offset},
+                  "xref points at object " + std::to_string(found_num) + " " + std::to_string(found_gen));
+    }
+    // `N G obj endobj` (nothing in between) reads as null, as common readers do.
+    if (parser.try_keyword("endobj")) {
+      object = Object{};
+    } else {
+      parser.parse_object(object);
+    }
+    if (object.kind == Kind::dict && parser.try_keyword("stream")) {
+      parser.skip_stream_eol();
+      object.kind = Kind::stream;
+      object.stream_offset = offset + parser.pos();
+    }
+    ++stats_.objects_parsed;
+    stats_.parsed_bytes += parser.pos();
+  };
+  // Requests of 4 KiB, then 8x larger up to grow_limit, until the object ends inside one.
+  for (std::uint64_t want = 4096;; want = std::min(want * 8, grow_limit)) {
     const std::uint64_t available = size - offset;
     const auto span = static_cast<std::size_t>(std::min(want, available));
-    const std::uint8_t* data = source_.map(offset, span);
-    Parser parser(data, span, offset, span == available, limits_, file, part);
-    parser.account(*memory_, impl_->object_charge);
+    // A source that holds fewer bytes from offset than the request: an object that ends inside
+    // them parses from them alone, to the very result the request would give (the parser decides
+    // from no byte past where it stops), without a kernel call. Else the request is made after
+    // all, this try's charges given back: the requests, charges and errors stay those of a read
+    // of bytes that are not held.
+    if (const std::uint64_t held = source_.held_from(offset); held != 0 && held < span) {
+      const std::uint64_t charged = impl_->object_charge;
+      Parser parser(source_.map(offset, static_cast<std::size_t>(held)), static_cast<std::size_t>(held), offset, false,
+                    limits_, file, part);
+      try {
+        parse(parser);
+        break;
+      } catch (const NeedMore&) {
+      } catch (const Error&) {
+      }
+      memory_->release(impl_->object_charge - charged);
+      impl_->object_charge = charged;
+    }
+    Parser parser(source_.map(offset, span), span, offset, span == available, limits_, file, part);
     try {
-      const std::uint64_t found_num = parser.parse_uint("object number");
-      const std::uint64_t found_gen = parser.parse_uint("generation number");
-      parser.expect_keyword("obj");
-      if (check_header && (found_num != num || found_gen != gen)) {
-        throw Error(ErrorKind::format, {file, part.str(), offset},
-                    "xref points at object " + std::to_string(found_num) + " " + std::to_string(found_gen));
-      }
-      // `N G obj endobj` (nothing in between) reads as null, as common readers do.
-      if (parser.try_keyword("endobj")) {
-        object = Object{};
-      } else {
-        parser.parse_object(object);
-      }
-      if (object.kind == Kind::dict && parser.try_keyword("stream")) {
-        parser.skip_stream_eol();
-        object.kind = Kind::stream;
-        object.stream_offset = offset + parser.pos();
-      }
-      ++stats_.objects_parsed;
-      stats_.parsed_bytes += parser.pos();
+      parse(parser);
       break;
     } catch (const NeedMore&) {
       stats_.parsed_bytes += span;
@@ -177,7 +197,6 @@ void Document::read_at(std::uint64_t offset, std::uint32_t num, std::uint32_t ge
         throw Error(ErrorKind::limit, {file, part.str(), offset},
                     "object is larger than " + std::to_string(grow_limit) + " bytes (max_object_bytes)");
       }
-      want = std::min(want * 8, grow_limit);
     } catch (const Error&) {
       stats_.parsed_bytes += parser.pos();
       throw;

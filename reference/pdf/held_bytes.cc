@@ -88,9 +88,4 @@ const std::uint8_t* HeldSource::map(std::uint64_t offset, std::size_t size) {
   return fallback_.map(offset, size);
 }
 
-std::uint64_t HeldSource::first_span(std::uint64_t offset, std::uint64_t want) const {
-  const std::uint64_t held = held_.held_from(offset);
-  return held == 0 ? want : std::min(held, want);
-}
-
 }  // namespace docconform::pdf

@@ -61,7 +61,7 @@ class HeldSource final : public ByteSource {
  public:
   HeldSource(const HeldBytes& held, ByteSource& fallback);
   const std::uint8_t* map(std::uint64_t offset, std::size_t size) override;
-  std::uint64_t first_span(std::uint64_t offset, std::uint64_t want) const override;
+  std::uint64_t held_from(std::uint64_t offset) const override { return held_.held_from(offset); }
   void verify_unchanged() override { fallback_.verify_unchanged(); }
   std::unique_ptr<ByteSource> another() const override { return fallback_.another(); }
   SourceKind kind() const override { return fallback_.kind(); }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "docconform/pdf/dump.h"
 #include "docconform/pdf/generate.h"
@@ -118,9 +119,12 @@ TEST(PdfParallelDump, BrokenObjectsFailWithTheSerialError) {
 // extent fits, so nothing is held; a few objects; all) gives the unbatched dump, or its error,
 // on every source and thread count.
 TEST(PdfParallelDump, SameDumpAndErrorAtEveryBatchSize) {
-  for (const bool object_streams : {false, true}) {
+  // Small objects, in object streams or not, and objects whose syntax passes the reader's first
+  // 4 KiB request.
+  for (const auto& [object_streams, payload] : {std::pair(false, 20), std::pair(true, 20), std::pair(false, 6000)}) {
     GenerateOptions options = many_objects(object_streams);
-    options.objects = 3000;
+    options.objects = payload > 1000 ? 300 : 3000;
+    options.payload = static_cast<std::uint32_t>(payload);
     const std::string good = pdftest::generated_pdf(options);
     std::string broken = good;
     {
@@ -164,23 +168,84 @@ TEST(PdfParallelDump, SameDumpAndErrorAtEveryBatchSize) {
   }
 }
 
+// A held object is read with the requests, memory charges and errors of one that is not: the
+// budget counts what each growing request parsed (4 KiB, 32 KiB, 256 KiB of an array of 100,000
+// elements, about 12 MiB in all), so a budget between one request's charges and the sum fails
+// the same way held or not. Two objects: one held whole, and one whose held bytes end inside it
+// (its successor's xref entry points into a string it holds), read past them after all.
+TEST(PdfParallelDump, SameLimitErrorHeldOrNot) {
+  std::string elements;
+  for (int i = 0; i < 100'000; ++i) elements += "1 ";
+  for (const bool ends_inside : {false, true}) {
+    std::vector<std::string> bodies = pdftest::one_page();
+    bodies.push_back(ends_inside ? "[" + elements + "(5 0 obj 7 endobj) " + elements.substr(0, 200) + "]" : "[" + elements + "]");
+    bodies.push_back("(placeholder)");
+    std::vector<std::size_t> offsets;
+    std::string bytes = pdftest::classic_pdf(bodies, "", "\r\n", &offsets);
+    if (ends_inside) {  // object 5: the one in object 4's string
+      const std::size_t entry = bytes.rfind(pdftest::entry20(offsets[4], 0, 'n'));
+      ASSERT_NE(entry, std::string::npos);
+      bytes.replace(entry, 20, pdftest::entry20(bytes.find("(5 0 obj") + 1, 0, 'n'));
+    }
+    pdftest::TempFile file(bytes, "held_limits");
+    for (std::uint64_t budget_kib = 9 << 10; budget_kib <= 14 << 10; budget_kib += 512) {
+      const auto dump_or_error = [&](const SourceOptions& source, std::uint64_t batch, unsigned threads) -> std::string {
+        Limits limits;
+        limits.max_memory = budget_kib << 10;
+        limits.dump_batch_bytes = batch;
+        try {
+          return pdf_dump_file(file.path(), source, 3, limits, threads);
+        } catch (const docconform::Error& e) {
+          return std::string("error: ") + e.what();
+        }
+      };
+      const std::string expected = dump_or_error({}, 0, 1);
+      if (budget_kib == 14 << 10) {
+        EXPECT_EQ(expected.find("error: "), std::string::npos) << expected.substr(0, 300);
+        if (ends_inside) {
+          EXPECT_NE(expected.find("\nobj 5 0 7\n"), std::string::npos);
+        }
+      }
+      for (const SourceKind kind : {SourceKind::mapped, SourceKind::pread}) {
+        SourceOptions source;
+        source.kind = kind;
+        for (const unsigned threads : {1U, 2U}) {
+          const std::string held = dump_or_error(source, std::uint64_t{1} << 30, threads);
+          EXPECT_TRUE(held == expected)
+              << held.substr(0, 300) << "\nnot\n" << expected.substr(0, 300) << "\n" << (ends_inside ? "held bytes end inside the object, " : "") << "max_memory " << budget_kib << " KiB, "
+              << to_string(kind) << ", threads " << threads;
+        }
+      }
+    }
+  }
+}
+
 // In a shuffled file, number order jumps all over the file: read where the objects lie, a
-// window slides back and forth; held in one batch, the objects cost one sweep of the file.
+// window slides back and forth; held, the objects cost one sweep of the file a batch.
 TEST(PdfBatchedDump, OneBatchSweepsTheFileOnce) {
-  pdftest::TempFile file(pdftest::generated_pdf(many_objects(false)), "batched_sweep");
-  const auto object_maps = [&](std::uint64_t batch) {
-    SourceOptions options;
-    options.window = 1 << 16;
-    auto source = open_source(file.path(), options);
-    Limits limits;
-    limits.dump_batch_bytes = batch;
-    Document document(*source, limits);
-    const SweepResult result = write_pdf_dump(document, 3, [](std::string_view) {}, 1);
-    return std::pair(result.counts.map, (source->size() + options.window - 1) / options.window);
-  };
-  const auto [held_maps, windows] = object_maps(std::uint64_t{1} << 30);
-  EXPECT_LE(held_maps, windows + 2);
-  EXPECT_GT(object_maps(0).first, 3 * windows);
+  for (const std::uint32_t payload : {20U, 6000U}) {  // 6000: objects past the first 4 KiB request
+    GenerateOptions options = many_objects(false);
+    options.payload = payload;
+    options.objects = payload > 1000 ? 300 : options.objects;
+    pdftest::TempFile file(pdftest::generated_pdf(options), "batched_sweep");
+    const auto object_maps = [&](std::uint64_t batch) {
+      SourceOptions source_options;
+      source_options.window = 1 << 16;
+      auto source = open_source(file.path(), source_options);
+      Limits limits;
+      limits.dump_batch_bytes = batch;
+      Document document(*source, limits);
+      const SweepResult result = write_pdf_dump(document, 3, [](std::string_view) {}, 1);
+      return std::pair(result.counts.map, (source->size() + source_options.window - 1) / source_options.window);
+    };
+    const auto [whole_batch_maps, windows] = object_maps(std::uint64_t{1} << 30);
+    EXPECT_LE(whole_batch_maps, windows + 2) << "payload " << payload;
+    // A quarter of the file a batch: about five batches (the extents overlap by the 64-byte
+    // tail), each one sweep, every object read from what its batch holds.
+    const auto quarter_batch_maps = object_maps(std::filesystem::file_size(file.path()) / 4).first;
+    EXPECT_LE(quarter_batch_maps, 6 * (windows + 2)) << "payload " << payload;
+    EXPECT_GT(object_maps(0).first, 3 * windows) << "payload " << payload;
+  }
 }
 
 }  // namespace

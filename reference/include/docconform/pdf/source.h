@@ -52,9 +52,10 @@ class ByteSource {
   // Copies [offset, offset + size) into out (same errors as map()).
   void read(std::uint64_t offset, std::size_t size, void* out);
 
-  // How many bytes from offset a reader of syntax of unknown length asks for first (at most
-  // want): a source that holds only parts of the file names the part it holds there.
-  virtual std::uint64_t first_span(std::uint64_t /*offset*/, std::uint64_t want) const { return want; }
+  // From a source that holds only parts of the file in memory: how many bytes from offset on it
+  // holds in one piece (a request past them costs a kernel call). 0 when it does not hold offset
+  // or is not such a source.
+  virtual std::uint64_t held_from(std::uint64_t /*offset*/) const { return 0; }
 
   // Throws Error(io) if the file is no longer what this source opened (its size changed, or a
   // mapped view was found truncated under it). Call it before reporting anything read as a
