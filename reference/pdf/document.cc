@@ -166,6 +166,7 @@ void Document::read_at(std::uint64_t offset, std::uint32_t num, std::uint32_t ge
     stats_.parsed_bytes += parser.pos();
   };
   // Requests of 4 KiB, then 8x larger up to grow_limit, until the object ends inside one.
+  bool held_tried = false;  // the held bytes do not change: one try from them is enough
   for (std::uint64_t want = 4096;; want = std::min(want * 8, grow_limit)) {
     const std::uint64_t available = size - offset;
     const auto span = static_cast<std::size_t>(std::min(want, available));
@@ -174,7 +175,8 @@ void Document::read_at(std::uint64_t offset, std::uint32_t num, std::uint32_t ge
     // from no byte past where it stops), without a kernel call. Else the request is made after
     // all, this try's charges given back: the requests, charges and errors stay those of a read
     // of bytes that are not held.
-    if (const std::uint64_t held = source_.held_from(offset); held != 0 && held < span) {
+    if (const std::uint64_t held = held_tried ? 0 : source_.held_from(offset); held != 0 && held < span) {
+      held_tried = true;
       const std::uint64_t charged = impl_->object_charge;
       Parser parser(source_.map(offset, static_cast<std::size_t>(held)), static_cast<std::size_t>(held), offset, false,
                     limits_, file, part);
