@@ -80,7 +80,7 @@ class ZipWriter {
   ZipWriter(const ZipWriter&) = delete;
   ZipWriter& operator=(const ZipWriter&) = delete;
 
-  void add(const std::string& name, std::string content) {
+  void add(const std::string& name, std::string content, bool stored = false) {
     contents_.push_back(std::make_unique<std::string>(std::move(content)));
     const std::string& data = *contents_.back();
     zip_source_t* s = zip_source_buffer(zip_, data.data(), data.size(), 0);
@@ -91,7 +91,9 @@ class ZipWriter {
       fail("zip_file_add");
     }
     const auto i = static_cast<zip_uint64_t>(index);
-    if (zip_set_file_compression(zip_, i, ZIP_CM_DEFLATE, 6) != 0) fail("zip_set_file_compression");
+    if (zip_set_file_compression(zip_, i, stored ? ZIP_CM_STORE : ZIP_CM_DEFLATE, stored ? 0 : 6) != 0) {
+      fail("zip_set_file_compression");
+    }
     if (zip_file_set_mtime(zip_, i, 315532800 + 86400, 0) != 0) fail("zip_file_set_mtime");  // fixed: 1980-01-02
   }
 
@@ -182,9 +184,9 @@ std::string sheet_xml(std::uint32_t sheet, const GenOptions& options, Random& rn
 
 }  // namespace
 
-std::string build_zip(const std::vector<std::pair<std::string, std::string>>& entries) {
+std::string build_zip(const std::vector<std::pair<std::string, std::string>>& entries, const std::vector<bool>& stored) {
   ZipWriter zip;
-  for (const auto& [name, content] : entries) zip.add(name, content);
+  for (std::size_t i = 0; i < entries.size(); ++i) zip.add(entries[i].first, entries[i].second, i < stored.size() && stored[i]);
   return zip.finish();
 }
 

@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "conform_expectations.h"
 #include "conform_merge.h"
+#include "conform_mine.h"
 #include "conform_report.h"
 #include "conform_runner.h"
 #include "conform_sweep.h"
@@ -120,6 +121,11 @@ struct SweepCommandOptions {
   ReportFiles reports;
 };
 
+struct MineCommandOptions {
+  MineOptions mine;
+  std::string json;
+};
+
 struct DraftOptions {
   std::string from;
   std::string impl;
@@ -196,6 +202,64 @@ void add_conform_commands(CommandGroups& groups) {
     sweep->sweep.run.docconform_binary = self_executable();
     if (!sweep->shard.empty()) sweep->sweep.run.shard = *parse_shard(sweep->shard);
     sweep->reports.write_and_gate(run_sweep(sweep->sweep));
+  });
+
+  auto mine = std::make_shared<MineCommandOptions>();
+  auto* mine_command = conform->add_subcommand(
+      "mine", "Mutate seeds of a format, run the reference and peers on each mutant, and keep each new kind of disagreement, "
+              "minimised, as a candidate with its metadata");
+  mine_command->add_option("--root", mine->mine.run.root, root_option_help);
+  mine_command->add_option("--format", mine->mine.format, "The format: xlsx, pdf, pdf3, sst, sstw or utf8")
+      ->required()
+      ->check(CLI::IsMember({"xlsx", "pdf", "pdf3", "sst", "sstw", "utf8"}));
+  mine_command->add_option("--impl", mine->mine.run.impls,
+                           "Only these implementations, the in-process reference always (A,B,... or repeated; default: every "
+                           "one that reads the format)")
+      ->delimiter(',');
+  mine_command->add_option("--adapters", mine->mine.run.adapter_files,
+                           "More adapters, from a TSV with the columns of ADAPTERS.tsv; {dir} = its directory (repeatable)")
+      ->check(CLI::ExistingFile);
+  mine_command->add_option("--seconds", mine->mine.seconds, "Time to mine (each kept input's minimisation has its own budget)")
+      ->capture_default_str()
+      ->transform(seconds_range());
+  mine_command->add_option("--jobs,-j", mine->mine.run.jobs, "Parallel runs (0 = hardware threads)")
+      ->capture_default_str()
+      ->transform(integer_range(0, max_threads_option));
+  mine_command->add_option("--seed", mine->mine.seed, "The campaign's seed: input N of seed S is the same mutant everywhere")
+      ->capture_default_str();
+  mine_command->add_option("--out", mine->mine.out, "Where candidates go, under <format>/ (default <root>/conformance/candidates)");
+  mine_command->add_option("--max-candidates", mine->mine.max_candidates, "Stop after keeping this many (0 = no limit)")
+      ->capture_default_str()
+      ->transform(integer_range(0, 1000000));
+  mine_command->add_option("--seeds", mine->mine.seed_dirs,
+                           "Seed files from these directories (repeatable; default <root>/conformance/cases/<format>)")
+      ->check(CLI::ExistingDirectory);
+  mine_command->add_option("--max-seed-bytes", mine->mine.max_seed_bytes, "Larger seed files are left out")
+      ->capture_default_str()
+      ->transform(byte_range(1, max_bytes_option));
+  mine_command->add_option("--max-input-bytes", mine->mine.max_input_bytes, "A mutation growing an input past this is not made")
+      ->capture_default_str()
+      ->transform(byte_range(1, max_bytes_option));
+  mine_command->add_option("--max-mutations", mine->mine.max_mutations, "Mutations stacked on a seed: 1 to this many")
+      ->capture_default_str()
+      ->transform(integer_range(1, 64));
+  mine_command->add_option("--minimize-seconds", mine->mine.minimize.seconds, "Time to minimise each kept input")
+      ->capture_default_str()
+      ->transform(seconds_range());
+  mine_command->add_option("--minimize-runs", mine->mine.minimize.runs, "Inputs checked while minimising each kept input (0 = none)")
+      ->capture_default_str()
+      ->transform(integer_range(0, 100000000));
+  add_limit_options(mine_command, "", mine->mine.run.limits, "run");
+  mine_command->add_option("--json", mine->json, "Write the campaign's figures as JSON here");
+  mine_command->add_flag("!--no-progress", mine->mine.run.progress, "Do not show progress on stderr");
+  mine_command->add_flag("!--no-batch", mine->mine.run.batch,
+                         "One process per input even for adapters that declare a batch command (conformance/SPEC.md section 2)");
+  mine_command->callback([mine] {
+    mine->mine.run.root = resolve_root(mine->mine.run.root);
+    mine->mine.run.docconform_binary = self_executable();
+    const MineFigures figures = run_mine(mine->mine);
+    std::cout << mine_summary(figures);
+    if (!mine->json.empty()) write_file(mine->json, mine_json(figures));
   });
 
   auto merge_options = std::make_shared<MergeOptions>();

@@ -230,9 +230,10 @@ Result run_one(const CaseFile& c, const Adapter& impl, const RunOptions& options
       r.detail = "fields not compared: the dump is longer than " + std::to_string(limits.max_output_bytes) + " bytes (--max-output)";
     } else {
       r.fields = dump_field_digests(c.format, dump);
+      if (options.mining) r.dump = std::move(dump);
     }
   }
-  if (!rejected && find_dump_format(c.format)->timed_phases) time_phases(r, c, impl, options, limits);
+  if (!rejected && !options.mining && find_dump_format(c.format)->timed_phases) time_phases(r, c, impl, options, limits);
   return r;
 }
 
@@ -440,21 +441,18 @@ void select_implementations(const RunOptions& options, RunReport& report) {
 }
 
 void run_jobs(RunReport& report, const std::vector<Job>& jobs, const RunOptions& options,
-              const std::function<void(Result&, const Job&)>& finish) {
+              const std::function<void(Result&, const Job&)>& finish, BatchPool* pool) {
   report.results.resize(jobs.size());
   std::atomic<std::size_t> done{0};
   std::atomic<std::size_t> failures{0};
   std::mutex progress_mutex;
   const bool interactive = isatty(2) != 0;
   // Each worker keeps the batch-mode process of the implementation and format it serves.
-  struct WorkerBatch {
-    std::size_t impl_index = SIZE_MAX;
-    std::string format;
-    std::unique_ptr<BatchProcess> process;
-  };
   const std::size_t small_jobs = static_cast<std::size_t>(
       std::find_if(jobs.begin(), jobs.end(), [&](const Job& j) { return report.cases[j.case_index].large; }) - jobs.begin());
-  std::vector<WorkerBatch> batches(std::max(1U, planned_threads(small_jobs, options.jobs)));
+  BatchPool own;
+  BatchPool& batches = pool != nullptr ? *pool : own;
+  batches.resize(std::max<std::size_t>(batches.size(), std::max(1U, planned_threads(small_jobs, options.jobs))));
   const auto batch_for = [&](const Job& job, unsigned worker) -> BatchProcess* {
     const Adapter& impl = report.impls[job.impl_index];
     const CaseFile& c = report.cases[job.case_index];
@@ -499,7 +497,7 @@ void run_jobs(RunReport& report, const std::vector<Job>& jobs, const RunOptions&
            std::tie(jobs[b].impl_index, report.cases[jobs[b].case_index].format);
   });
   parallel_for(small_jobs, options.jobs, [&](std::size_t k, unsigned worker) { run_job(order[k], worker); });
-  batches.clear();
+  own.clear();
   for (std::size_t j = small_jobs; j < jobs.size(); ++j) run_job(j, 0);
 }
 

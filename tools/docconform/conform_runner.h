@@ -75,6 +75,7 @@ struct Result {
   std::string reason;  // of a recorded departure, from the expectations file
   PhaseLog phases;       // from a second run, when the format defines phases and the case was accepted
   std::map<std::string, FieldDigest> fields;  // of a sweep's accepted file: its dump's fields (conform_fields.h)
+  std::string dump;  // of a mining run's accepted file: its dump (RunOptions::mining)
 };
 
 // One of N disjoint parts of a run (conform run --shard K/N, 1 <= K <= N): the (case,
@@ -122,6 +123,9 @@ struct RunOptions {
   // digested into Result::fields; the in-process reference's unsupported error is `unsupported`,
   // as the CLI's exit 2 is, not a rejection.
   bool sweep = false;
+  // conform mine (conform_mine.h): with sweep, each accepted dump is kept in Result::dump too (a
+  // candidate's diffs), and no phase run is made (mining wants verdicts, not timings).
+  bool mining = false;
 };
 
 struct Skipped {
@@ -173,11 +177,22 @@ struct Job {
   std::size_t case_index;
   std::size_t impl_index;
 };
+// The batch-mode processes of run_jobs' workers, each serving one implementation and format.
+// Kept by a caller that runs jobs again and again on the same report.impls (conform mine), so
+// that an adapter's process serves every call.
+struct WorkerBatch {
+  std::size_t impl_index = SIZE_MAX;
+  std::string format;
+  std::unique_ptr<BatchProcess> process;
+};
+using BatchPool = std::vector<WorkerBatch>;
+
 // Runs the jobs in parallel (options.jobs) with progress on stderr; report.results gets one
 // result per job, in job order. `finish` completes a result on the worker's thread (a run judges
-// it against the expectations). Large cases come last and run one at a time.
+// it against the expectations). Large cases come last and run one at a time. pool: the batch-mode
+// processes to use and keep (nullptr: those of this call, ended at its end).
 void run_jobs(RunReport& report, const std::vector<Job>& jobs, const RunOptions& options,
-              const std::function<void(Result&, const Job&)>& finish);
+              const std::function<void(Result&, const Job&)>& finish, BatchPool* pool = nullptr);
 
 // Whether a case is among the formats (empty = all) and matches the glob on "<format>/<case>".
 bool case_selected(const std::vector<std::string>& formats, const std::string& case_glob, const std::string& format,

@@ -140,12 +140,8 @@ std::vector<std::string> differing_fields(const Result& a, const Result& b) {
   return differ;
 }
 
-RunReport run_sweep(const SweepOptions& options) {
-  RunReport report;
-  report.kind = "sweep";
-  report.runs.push_back(current_run_metadata(options.run.root, options.run.shard));
-  discover_files(options, report);
-  RunOptions run = options.run;
+RunOptions select_sweep_implementations(const RunOptions& options, const std::vector<std::string>& formats, RunReport& report) {
+  RunOptions run = options;
   run.sweep = true;
   // Fields need the whole dump: keep as much of it as an adapter may write.
   run.limits.kept_output_bytes = static_cast<std::size_t>(run.limits.max_output_bytes);
@@ -156,12 +152,23 @@ RunReport run_sweep(const SweepOptions& options) {
   // A sweep is a measurement: an implementation that cannot run here is listed, never a failure.
   for (Skipped& s : report.skipped) s.fails_gate = false;
   std::erase_if(report.impls, [&](const Adapter& impl) {
-    return impl.name != "reference" && std::none_of(report.cases.begin(), report.cases.end(),
-                                                    [&](const CaseFile& c) { return impl.reads(c.format); });
+    return impl.name != "reference" &&
+           std::none_of(formats.begin(), formats.end(), [&](const std::string& f) { return impl.reads(f); });
   });
   if (std::none_of(report.impls.begin(), report.impls.end(), [](const Adapter& a) { return a.name == "reference"; })) {
     throw Error(ErrorKind::usage, {run.root, "", std::nullopt}, "the adapter manifest declares no in-process `reference`");
   }
+  return run;
+}
+
+RunReport run_sweep(const SweepOptions& options) {
+  RunReport report;
+  report.kind = "sweep";
+  report.runs.push_back(current_run_metadata(options.run.root, options.run.shard));
+  discover_files(options, report);
+  std::vector<std::string> formats;
+  for (const CaseFile& c : report.cases) formats.push_back(c.format);
+  const RunOptions run = select_sweep_implementations(options.run, formats, report);
   if (report.cases.empty()) {
     throw Error(ErrorKind::usage, {options.dir, "", std::nullopt}, "no file to sweep (no file of a selected format)");
   }

@@ -31,6 +31,12 @@ const std::vector<SweepFormat>& sweep_formats();
 // reference always), sharded by file. Throws Error(usage) when nothing is selected.
 RunReport run_sweep(const SweepOptions& options);
 
+// The implementations of a sweep (and of `conform mine`) into report.impls: the in-process
+// reference always, every other selected one that reads one of the formats; one that cannot run
+// here is listed in report.skipped and never fails a gate. Returns the run options of the sweep
+// (dumps kept whole for their fields). Throws Error(usage) when the manifests declare no reference.
+RunOptions select_sweep_implementations(const RunOptions& options, const std::vector<std::string>& formats, RunReport& report);
+
 // How the implementations' verdicts on one file relate (conformance/README.md defines each).
 enum class Agreement {
   all_agree,            // the reference opens, every peer with a verdict opens with its dump

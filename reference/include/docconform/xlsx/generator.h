@@ -25,7 +25,8 @@ struct GenOptions {
 std::string generate_workbook(const GenOptions& options);
 
 // A zip archive (deflated, fixed timestamps) holding these entries in this order: the
-// building block of hand-made test workbooks.
-std::string build_zip(const std::vector<std::pair<std::string, std::string>>& entries);
+// building block of hand-made test workbooks. stored: the entries (by index) kept uncompressed.
+std::string build_zip(const std::vector<std::pair<std::string, std::string>>& entries,
+                      const std::vector<bool>& stored = {});
 
 }  // namespace docconform::xlsx
