@@ -106,6 +106,19 @@ void add_limit_options(CLI::App* command, const std::string& prefix, ProcessLimi
       ->transform(byte_range(1, max_bytes_option));
 }
 
+// --no-progress and --no-batch, as every command that runs adapters takes them.
+void add_progress_and_batch_flags(CLI::App* command, RunOptions& run) {
+  command->add_flag("!--no-progress", run.progress, "Do not show progress on stderr");
+  command->add_flag("!--no-batch", run.batch,
+                    "One process per input even for adapters that declare a batch command (conformance/SPEC.md section 2)");
+}
+
+// The suite's root and this binary, resolved when a command runs.
+void resolve_run_paths(RunOptions& run) {
+  run.root = resolve_root(run.root);
+  run.docconform_binary = self_executable();
+}
+
 void add_shard_option(CLI::App* command, std::string& shard, const std::string& what) {
   command->add_option("--shard", shard, "Only shard K of N (K/N): " + what + "; `conform merge` joins the shards' --json")
       ->check(CLI::Validator(
@@ -158,16 +171,13 @@ void add_conform_commands(CommandGroups& groups) {
   add_limit_options(run, "", options->run.limits, "run");
   add_shard_option(run, options->shard, "a fixed 1/N of the (case, implementation) pairs");
   options->reports.add_options(run, true, false);
-  run->add_flag("!--no-progress", options->run.progress, "Do not show progress on stderr");
-  run->add_flag("!--no-batch", options->run.batch,
-                "One process per input even for adapters that declare a batch command (conformance/SPEC.md section 2)");
+  add_progress_and_batch_flags(run, options->run);
   run->add_flag("--large", options->run.large,
                 "Also the large cases of conformance/large/CASES.tsv (generated on first use), timed one at a time");
   run->add_option("--large-dir", options->run.large_dir, "Where the large cases are generated (default <root>/build/large-cases)");
   add_limit_options(run, "large-", options->run.large_limits, "large run");
   run->callback([options] {
-    options->run.root = resolve_root(options->run.root);
-    options->run.docconform_binary = self_executable();
+    resolve_run_paths(options->run);
     if (!options->shard.empty()) options->run.shard = *parse_shard(options->shard);
     options->reports.write_and_gate(run_conformance(options->run));
   });
@@ -194,12 +204,9 @@ void add_conform_commands(CommandGroups& groups) {
       ->transform(byte_range(1, max_bytes_option));
   add_shard_option(sweep_command, sweep->shard, "a fixed 1/N of the files, each with all its runs");
   sweep->reports.add_options(sweep_command, false, true);
-  sweep_command->add_flag("!--no-progress", sweep->sweep.run.progress, "Do not show progress on stderr");
-  sweep_command->add_flag("!--no-batch", sweep->sweep.run.batch,
-                          "One process per input even for adapters that declare a batch command (conformance/SPEC.md section 2)");
+  add_progress_and_batch_flags(sweep_command, sweep->sweep.run);
   sweep_command->callback([sweep] {
-    sweep->sweep.run.root = resolve_root(sweep->sweep.run.root);
-    sweep->sweep.run.docconform_binary = self_executable();
+    resolve_run_paths(sweep->sweep.run);
     if (!sweep->shard.empty()) sweep->sweep.run.shard = *parse_shard(sweep->shard);
     sweep->reports.write_and_gate(run_sweep(sweep->sweep));
   });
@@ -226,7 +233,8 @@ void add_conform_commands(CommandGroups& groups) {
       ->capture_default_str()
       ->transform(integer_range(0, max_threads_option));
   mine_command->add_option("--seed", mine->mine.seed, "The campaign's seed: input N of seed S is the same mutant everywhere")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->transform(integer_range(0, UINT64_MAX));
   mine_command->add_option("--out", mine->mine.out, "Where candidates go, under <format>/ (default <root>/conformance/candidates)");
   mine_command->add_option("--max-candidates", mine->mine.max_candidates, "Stop after keeping this many (0 = no limit)")
       ->capture_default_str()
@@ -251,12 +259,9 @@ void add_conform_commands(CommandGroups& groups) {
       ->transform(integer_range(0, 100000000));
   add_limit_options(mine_command, "", mine->mine.run.limits, "run");
   mine_command->add_option("--json", mine->json, "Write the campaign's figures as JSON here");
-  mine_command->add_flag("!--no-progress", mine->mine.run.progress, "Do not show progress on stderr");
-  mine_command->add_flag("!--no-batch", mine->mine.run.batch,
-                         "One process per input even for adapters that declare a batch command (conformance/SPEC.md section 2)");
+  add_progress_and_batch_flags(mine_command, mine->mine.run);
   mine_command->callback([mine] {
-    mine->mine.run.root = resolve_root(mine->mine.run.root);
-    mine->mine.run.docconform_binary = self_executable();
+    resolve_run_paths(mine->mine.run);
     const MineFigures figures = run_mine(mine->mine);
     std::cout << mine_summary(figures);
     if (!mine->json.empty()) write_file(mine->json, mine_json(figures));
