@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <chrono>
 #include <filesystem>
 #include <iostream>
@@ -12,7 +13,6 @@
 #include <system_error>
 
 #include "cli_util.h"
-#include "docconform/canonical.h"
 #include "docconform/error.h"
 #include "docconform/sha256.h"
 #include "formats.h"
@@ -31,6 +31,15 @@ constexpr std::size_t round_inputs = 16;
 // What a candidate's metadata keeps of an adapter's error line and of a dump diff.
 constexpr std::size_t max_detail_bytes = 300;
 constexpr std::size_t max_diff_bytes = 2000;
+
+double per_second(std::size_t runs, double seconds) { return seconds > 0 ? static_cast<double>(runs) / seconds : 0; }
+
+// A rate or a duration for a progress or summary line: one decimal.
+std::string one_decimal(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", value);
+  return text;
+}
 
 std::string verdict_class(const Result& r) {
   if (opens(r)) return "accepts";
@@ -122,7 +131,9 @@ class MineState {
       signatures_[row.fields[1]] = row.fields[0];
     }
     for (const TsvRow& row : read_tsv(state_path())) {
-      if (row.fields.size() != 2) throw Error(ErrorKind::format, {state_path(), "", row.line}, "want <seed>\\t<next input>");
+      const bool number = row.fields.size() == 2 && !row.fields[1].empty() && row.fields[1].size() < 20 &&
+                          row.fields[1].find_first_not_of("0123456789") == std::string::npos;
+      if (!number) throw Error(ErrorKind::format, {state_path(), "", row.line}, "want <seed>\\t<next input>");
       next_input_[row.fields[0]] = std::stoull(row.fields[1]);
     }
   }
@@ -353,9 +364,9 @@ class Campaign {
   std::string progress_line(Clock::time_point start) const {
     const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
     std::string line = "mine: " + options_.format + ": " + std::to_string(figures_.inputs) + " inputs (" +
-                       number_text(elapsed > 0 ? static_cast<double>(figures_.inputs) / elapsed : 0) + "/s), " +
+                       one_decimal(per_second(figures_.inputs, elapsed)) + "/s), " +
                        std::to_string(figures_.kept.size()) + " candidates kept; inputs/s:";
-    for (const ImplFigures& i : figures_.impls) line += " " + i.name + " " + number_text(i.seconds > 0 ? i.runs / i.seconds : 0);
+    for (const ImplFigures& i : figures_.impls) line += " " + i.name + " " + one_decimal(per_second(i.runs, i.seconds));
     return line + "\n";
   }
 
@@ -372,7 +383,6 @@ class Campaign {
   std::set<std::string> unstable_;  // signatures that a rerun did not give again
 };
 
-double per_second(std::size_t runs, double seconds) { return seconds > 0 ? static_cast<double>(runs) / seconds : 0; }
 
 }  // namespace
 
@@ -409,12 +419,12 @@ MineFigures run_mine(const MineOptions& options) {
 
 std::string mine_summary(const MineFigures& f) {
   std::string text = "mine: " + f.format + " --seed " + std::to_string(f.seed) + ": " + std::to_string(f.inputs) + " inputs (from input " +
-                     std::to_string(f.first_input) + ") in " + number_text(f.seconds) + " s, " +
-                     number_text(per_second(f.inputs, f.seconds)) + " inputs/s; " + std::to_string(f.disagreements) +
+                     std::to_string(f.first_input) + ") in " + one_decimal(f.seconds) + " s, " +
+                     one_decimal(per_second(f.inputs, f.seconds)) + " inputs/s; " + std::to_string(f.disagreements) +
                      " disagreements; " + std::to_string(f.minimized) + " minimised; " + std::to_string(f.kept.size()) + " candidates kept (" + std::to_string(f.signatures_known) +
                      " signatures known)\n";
   for (const ImplFigures& i : f.impls) {
-    text += "mine:   " + i.name + ": " + std::to_string(i.runs) + " runs, " + number_text(per_second(i.runs, i.seconds)) +
+    text += "mine:   " + i.name + ": " + std::to_string(i.runs) + " runs, " + one_decimal(per_second(i.runs, i.seconds)) +
             " inputs/s of its own time\n";
   }
   for (const Skipped& s : f.skipped) text += "mine:   skipped " + s.impl + ": requires " + s.requirement + "\n";
