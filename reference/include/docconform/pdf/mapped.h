@@ -1,4 +1,6 @@
-// The sliding-window mapper: one file, at most one live mmap view at a time.
+// The sliding-window mapper: one file, at most one live mmap view at a time. A view starts at the
+// request (aligned); one for a request in the window just before the live view ends where the
+// live view begins (or the request ends), so a backward sweep maps each part of the file once too.
 //
 // Truncation safety: before every remap the mapper fstat()s the file and refuses to map if its
 // size changed since it was opened (Error io), so a view never covers bytes past the current
