@@ -60,10 +60,12 @@ void HeldBytes::fill(std::vector<ByteRange> ranges, const std::vector<ByteSource
   backward_ = !backward_;
   parallel_for_serial_error(shares, static_cast<unsigned>(shares), [&](std::size_t k, unsigned) {
     ByteSource& source = *sources[k];
+    source.sweep_backward(backward_);
     for (std::size_t n = first[k + 1] - first[k], j = 0; j < n; ++j) {
       const std::size_t i = backward_ ? first[k + 1] - 1 - j : first[k] + j;
       source.read(runs_[i].offset, static_cast<std::size_t>(runs_[i].size), bytes_.get() + runs_[i].at);
     }
+    source.sweep_backward(false);
   });
 }
 

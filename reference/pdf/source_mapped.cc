@@ -65,11 +65,11 @@ const std::uint8_t* MappedSource::map(std::uint64_t offset, std::size_t size) {
   if (view_.data() != nullptr && offset >= view_offset_ && offset + size <= view_offset_ + view_.size()) {
     return view_.data() + (offset - view_offset_);
   }
-  // A request that starts in the window before the live view and ends before the live view does
-  // (a backward sweep) gets a view that ends where the live one begins, or where the request
+  // Sweeping backward, a request that starts in the window before the live view and ends before
+  // the live view does gets a view that ends where the live one begins, or where the request
   // ends inside it, so the next request before it is held too.
   ViewPlan plan = plan_view(offset, size, window_, granularity_, size_);
-  if (view_.data() != nullptr && offset < view_offset_ && view_offset_ - offset <= window_ &&
+  if (backward_ && view_.data() != nullptr && offset < view_offset_ && view_offset_ - offset <= window_ &&
       offset + size <= view_offset_ + view_.size()) {
     const std::uint64_t end = std::max<std::uint64_t>(view_offset_, offset + size);
     const std::uint64_t back = end - std::min(window_, end);

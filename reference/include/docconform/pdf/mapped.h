@@ -1,6 +1,4 @@
-// The sliding-window mapper: one file, at most one live mmap view at a time. A view starts at the
-// request (aligned); one for a request in the window just before the live view ends where the
-// live view begins (or the request ends), so a backward sweep maps each part of the file once too.
+// The sliding-window mapper: one file, at most one live mmap view at a time.
 //
 // Truncation safety: before every remap the mapper fstat()s the file and refuses to map if its
 // size changed since it was opened (Error io), so a view never covers bytes past the current
@@ -44,6 +42,10 @@ class MappedSource final : public ByteSource {
   SourceKind kind() const override { return SourceKind::mapped; }
   std::unique_ptr<ByteSource> another() const override;
 
+  // Backward: a request in the window before the live view gets a view that ends where the live
+  // one begins (or where the request ends inside it).
+  void sweep_backward(bool backward) override { backward_ = backward; }
+
   std::uint64_t view_offset() const { return view_offset_; }
   std::uint64_t view_size() const { return view_.size(); }
   int live_views() const { return view_.data() != nullptr ? 1 : 0; }
@@ -56,6 +58,7 @@ class MappedSource final : public ByteSource {
   std::uint64_t granularity_;
   WatchedMapping view_;
   std::uint64_t view_offset_ = 0;
+  bool backward_ = false;
 };
 
 }  // namespace docconform::pdf
