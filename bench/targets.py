@@ -2,7 +2,7 @@
 """Rounds of `docconform-bench xlsx` and `docconform-bench sst`, each target tallied over the rounds.
 
 Usage: targets.py DOCCONFORM_BENCH OUT_DIR --rounds R [--xlsx-1m FILE] [--xlsx-8x FILE] [--sst] [--inflater isal]
-       targets.py --summarize OUT_DIR
+       targets.py --summarize OUT_DIR [--json FILE]
 
 On a shared host one run of a benchmark says little about a ratio target: a burst of load on
 the other side of the host moves one run and not its neighbour. This runs the benchmarks in R
@@ -17,6 +17,9 @@ import os
 import re
 import subprocess
 import sys
+
+# The benches find the suite's data (the POI adapter of `bench sst`) from the checkout.
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # (bench, label, how to read the figure from its JSON, the threshold, whether the figure must be at most it)
 TARGETS = [
@@ -55,9 +58,9 @@ def commands(binary, args):
     out = []
     inflater = ["--inflater", args.inflater] if args.inflater else []
     if args.xlsx_8x:
-        out.append(("xlsx-8x", [binary, "xlsx", args.xlsx_8x, "--threads", "1,2", "--repeat", "15", "--json"] + inflater))
+        out.append(("xlsx-8x", [binary, "xlsx", os.path.abspath(args.xlsx_8x), "--threads", "1,2", "--repeat", "15", "--json"] + inflater))
     if args.xlsx_1m:
-        out.append(("xlsx-1m", [binary, "xlsx", args.xlsx_1m, "--threads", "1,2", "--repeat", "5", "--json"] + inflater))
+        out.append(("xlsx-1m", [binary, "xlsx", os.path.abspath(args.xlsx_1m), "--threads", "1,2", "--repeat", "5", "--json"] + inflater))
     if args.sst:
         out.append(("sst", [binary, "sst", "--count", "1048576", "--writer", "naive,fast", "--sink",
                             "memory,file,stream,zlib,lz4", "--json"]))
@@ -74,24 +77,33 @@ def run(args):
             with open("/proc/loadavg") as f:
                 load = f.read().split()[0]
             print("round %d/%d: %s (load average %s)" % (i, args.rounds, name, load), file=sys.stderr, flush=True)
-            out = subprocess.run(cmd, check=True, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout
+            out = subprocess.run(cmd, check=True, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT).stdout
             with open(os.path.join(args.out_dir, "round-%d-%s.json" % (i, name)), "wb") as f:
                 f.write(out)
-    summarize(args.out_dir)
+    summarize(args.out_dir, args.json)
 
 
-def summarize(out_dir):
+def summarize(out_dir, json_path=None):
     rounds = {}
     for path in glob.glob(os.path.join(out_dir, "round-*.json")):
         m = re.match(r"round-(\d+)-(.+)\.json$", os.path.basename(path))
         with open(path) as f:
             rounds.setdefault(m.group(2), []).append((int(m.group(1)), json.load(f)))
+    tally = []
     for bench, label, figure, threshold, at_most in TARGETS:
         if bench not in rounds:
             continue
         values = [figure(d) for _, d in sorted(rounds[bench], key=lambda r: r[0])]
         met = sum(1 for v in values if (v <= threshold if at_most else v >= threshold))
         print("%-48s met in %2d of %2d rounds: %s" % (label, met, len(values), ", ".join("%.3g" % v for v in values)))
+        tally.append({"target": label, "threshold": threshold, "at_most": at_most, "rounds": len(values), "met": met,
+                      "values": values})
+    if json_path:
+        inflaters = sorted({d.get("inflater") for runs in rounds.values() for _, d in runs if d.get("inflater")})
+        with open(json_path + ".tmp", "w") as f:
+            json.dump({"inflaters": inflaters, "targets": tally}, f, indent=1)
+            f.write("\n")
+        os.replace(json_path + ".tmp", json_path)
 
 
 def main():
@@ -105,9 +117,10 @@ def main():
     p.add_argument("--inflater", help="the XLSX benches' inflater (zlib, isal; default: the bench's); the zlib-alone "
                    "targets are ISA-L's")
     p.add_argument("--summarize", action="store_true", help="only tally the JSONs already in OUT_DIR")
+    p.add_argument("--json", help="also write the tally to this file")
     args = p.parse_args()
     if args.summarize:
-        summarize(args.out_dir)
+        summarize(args.out_dir, args.json)
     else:
         if not args.binary:
             p.error("DOCCONFORM_BENCH is required to run rounds")

@@ -6,12 +6,14 @@
 // records as a bare BIFF8 globals substream (BOF, the file's records unchanged, EOF) and lets
 // SheetJS read that; SheetJS parses the SST and its CONTINUE records itself.
 // Usage: node sst_sheetjs.cjs FILE -> dump on stdout, exit 0; exit 1 with "error: <class>".
+//        node sst_sheetjs.cjs --batch (conformance/SPEC.md section 2, "Batch mode").
 "use strict";
 const fs = require("fs");
 const path = require("path");
 const XLSX = require(path.join(__dirname, "node_modules", "xlsx"));
 
 const { quoted, emitLines } = require("./canonical.cjs");
+const { serve } = require("./batch.cjs");
 
 function record(type, payload) {
   const header = Buffer.alloc(4);
@@ -44,4 +46,4 @@ function main() {
   emitLines(["docconform-dump sst 1", `strings ${strings.length}`, ...strings.map((s) => quoted(s.t))]);
 }
 
-main();
+serve(main);

@@ -3,12 +3,14 @@
 // file into a .xls, and our reader dumps that workbook's SST (`docconform sst dump`).
 // Cells go row by row, 256 to a row, because SheetJS adds strings to its table in that order.
 // Usage: node sstw_sheetjs.cjs STRINGS DOCCONFORM -> the dump, exit 0; exit 1 "error: <class>".
+//        node sstw_sheetjs.cjs --batch DOCCONFORM (conformance/SPEC.md section 2, "Batch mode").
 "use strict";
 const fs = require("fs");
 const os = require("os");
 const path = require("path");
 const { spawnSync } = require("child_process");
 const XLSX = require(path.join(__dirname, "node_modules", "xlsx"));
+const { serve, writeOut } = require("./batch.cjs");
 
 const COLUMNS = 256;
 // SheetJS 0.18.5 writes each string as UTF-16 in one record and never continues one: given a
@@ -67,14 +69,18 @@ function main() {
       reject("range", `SheetJS: ${e && e.message ? e.message : e}`);
     }
     // A workbook our reader cannot read is a wrong result (sst_writing.py does the same).
-    const read = spawnSync(docconform, ["sst", "dump", written], { stdio: ["ignore", "inherit", "pipe"] });
-    if (read.status !== 0) {
+    // Through writeOut, so that in batch mode the dump lands in this input's frame.
+    const read = spawnSync(docconform, ["sst", "dump", written], { stdio: ["ignore", "pipe", "pipe"], maxBuffer: 2 ** 31 });
+    if (read.error) throw read.error;
+    if (read.status === 0) {
+      writeOut(read.stdout);
+    } else {
       const why = read.stderr.toString("latin1").trim().split("\n").pop() || `exit ${read.status}`;
-      process.stdout.write(`docconform-dump sst 1\nunreadable: ${why.replace(/[^\x20-\x7e]/g, "?")}\n`);
+      writeOut(`docconform-dump sst 1\nunreadable: ${why.replace(/[^\x20-\x7e]/g, "?")}\n`);
     }
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
 }
 
-main();
+serve(main);
