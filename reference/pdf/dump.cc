@@ -4,6 +4,7 @@
 #include <atomic>
 #include <new>
 #include <optional>
+#include <unordered_map>
 
 #include "docconform/budget.h"
 #include "docconform/canonical.h"
@@ -236,13 +237,52 @@ SweepResult write_pdf_dump(Document& document, int level, const std::function<vo
   std::optional<ObjectExtents> extents;
   if (hold) extents.emplace(document);
   std::vector<std::uint32_t> held_in(hold ? xref.size() : 0, 0);  // 1 + the batch holding an extent
+  // Lines made ahead: a batch holds an object stream's bytes for the members in its numbers, and
+  // the stream's own line (its dictionary and the digest of its data, much shorter than they)
+  // is made then, while the bytes are held, instead of costing a later batch another sweep of
+  // the file. A line is kept when it is shorter than the bytes it stands for and the lines kept
+  // add up to at most a quarter of dump_batch_bytes (a round of lines is made at once, each
+  // shorter than its bytes: at most a batch's worth). A line made ahead is the one its turn would
+  // make; one that fails ahead is made again in its turn, which gives the error in order.
+  std::unordered_map<std::uint32_t, std::string> ahead;
+  std::uint64_t ahead_bytes = 0;
+  const std::uint64_t ahead_budget = batch_bytes / 4;
+  struct Later {
+    std::uint32_t num;
+    std::uint64_t extent;
+  };
+  const auto make_ahead = [&](const std::vector<Later>& later) {
+    constexpr std::size_t round = 1024;  // lines made at once, before the budget is checked
+    std::vector<std::string> lines;
+    for (std::size_t at = 0; at < later.size() && ahead_bytes < ahead_budget; at += round) {
+      const std::size_t count = std::min(round, later.size() - at);
+      lines.assign(count, std::string());
+      parallel_for(count, readers.count(), [&](std::size_t i, unsigned worker) {
+        try {
+          append_object_line(readers[worker], later[at + i].num, lines[i]);
+        } catch (const Error&) {
+          lines[i].clear();
+        } catch (const std::bad_alloc&) {
+          lines[i].clear();
+        }
+        if (lines[i].size() >= later[at + i].extent) std::string().swap(lines[i]);
+      });
+      for (std::size_t i = 0; i < count; ++i) {
+        if (lines[i].empty() || ahead_bytes + lines[i].size() > ahead_budget) continue;
+        ahead_bytes += lines[i].size();
+        ahead.emplace(later[at + i].num, std::move(lines[i]));
+      }
+    }
+  };
   std::uint32_t batches = 0;
   const auto next_batch = [&](std::size_t from) {
     ++batches;
     std::vector<ByteRange> ranges;
+    std::vector<Later> later;  // object streams held for members, whose own number comes later
     std::uint64_t bytes = 0;
     std::size_t end = from;
     for (; end < numbers.size(); ++end) {
+      if (ahead.contains(numbers[end])) continue;
       std::uint32_t holder = numbers[end];
       if (xref[holder].type == XrefEntry::Type::compressed) {
         holder = static_cast<std::uint32_t>(std::min<std::uint64_t>(xref[holder].offset, UINT32_MAX));
@@ -256,8 +296,14 @@ SweepResult write_pdf_dump(Document& document, int level, const std::function<vo
       held_in[holder] = batches;
       bytes += end_of - begin;
       ranges.push_back({begin, end_of});
+      if (holder > numbers[end]) later.push_back({holder, end_of - begin});
     }
     held.fill(std::move(ranges), readers.sources());
+    if (end < numbers.size()) {
+      std::erase_if(later, [&](const Later& l) { return l.num <= numbers[end - 1] || ahead.contains(l.num); });
+      std::sort(later.begin(), later.end(), [](const Later& a, const Later& b) { return a.num < b.num; });
+      make_ahead(later);
+    }
     return end;
   };
   std::size_t batch_end = hold ? 0 : numbers.size();
@@ -294,7 +340,12 @@ SweepResult write_pdf_dump(Document& document, int level, const std::function<vo
       try {
         for (std::size_t i = k * objects_per_job; i < end; ++i) {
           const std::size_t begin = text.size();
-          append_object_line(reader, numbers[first + order[i]], text);
+          const std::uint32_t num = numbers[first + order[i]];
+          if (const auto made = ahead.find(num); made != ahead.end()) {
+            text += made->second;
+          } else {
+            append_object_line(reader, num, text);
+          }
           making.lines[order[i]] = {k, begin, text.size() - begin};
         }
       } catch (const std::bad_alloc&) {
@@ -345,6 +396,12 @@ SweepResult write_pdf_dump(Document& document, int level, const std::function<vo
       for (std::size_t k = low - writes; k < jobs; ++k) make(k, readers[0]);
     }
     for (std::size_t k = 0; k < jobs; ++k) made_bytes += making.texts[k].size();
+    for (std::size_t i = first; i < first + count && !ahead.empty(); ++i) {
+      if (const auto made = ahead.find(numbers[i]); made != ahead.end()) {
+        ahead_bytes -= made->second.size();
+        ahead.erase(made);
+      }
+    }
     written_next = count;
     first += count;
   }

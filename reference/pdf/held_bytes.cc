@@ -54,11 +54,18 @@ void HeldBytes::fill(std::vector<ByteRange> ranges, const std::vector<ByteSource
   for (std::size_t i = 0, k = 1; i < runs_.size() && k < shares; ++i) {
     if (runs_[i].at * shares >= total * k) first[k++] = i;
   }
-  parallel_for_serial_error(shares, static_cast<unsigned>(shares), [&](std::size_t k, unsigned worker) {
-    ByteSource& source = *sources[worker];
-    for (std::size_t i = first[k]; i < first[k + 1]; ++i) {
+  // Share k is read through sources[k], so each source's window sweeps about the same part of
+  // the file every fill, and every other fill sweeps it backward: a fill starts where the one
+  // before left the window.
+  backward_ = !backward_;
+  parallel_for_serial_error(shares, static_cast<unsigned>(shares), [&](std::size_t k, unsigned) {
+    ByteSource& source = *sources[k];
+    source.sweep_backward(backward_);
+    for (std::size_t n = first[k + 1] - first[k], j = 0; j < n; ++j) {
+      const std::size_t i = backward_ ? first[k + 1] - 1 - j : first[k] + j;
       source.read(runs_[i].offset, static_cast<std::size_t>(runs_[i].size), bytes_.get() + runs_[i].at);
     }
+    source.sweep_backward(false);
   });
 }
 

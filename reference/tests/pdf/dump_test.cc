@@ -248,4 +248,43 @@ TEST(PdfBatchedDump, OneBatchSweepsTheFileOnce) {
   }
 }
 
+// The benchmark's object-stream file in small (shuffled streams, three updates; the window and
+// the batch each the default's share of the benchmark's 186 MB file): number order needs every
+// object stream's bytes once for its members and once for the stream's own line. The line is
+// made while the bytes are held for the members, so the level-3 dump costs each worker a sweep a
+// batch, and a sweep starts in the view the last one ended in: within the bound of two sweeps'
+// maps and unmaps and a few more, the document's open included.
+TEST(PdfBatchedDump, ObjectStreamsAreNotSweptAgainForTheirOwnLines) {
+  GenerateOptions options = many_objects(true);
+  options.objects = 6000;
+  options.payload = 560;
+  options.updates = 3;
+  options.cluster = 100;
+  pdftest::TempFile file(pdftest::generated_pdf(options), "stream_lines");
+  const std::uint64_t size = std::filesystem::file_size(file.path());
+  constexpr std::uint64_t granularity = 64 << 10;
+  SourceOptions source_options;
+  source_options.granularity = granularity;
+  source_options.window = (size * 67'108'864 / 186'323'584 + granularity - 1) / granularity * granularity;
+  Limits limits;
+  limits.dump_batch_bytes = source_options.window;
+  const std::uint64_t windows = (size + source_options.window - 1) / source_options.window;
+  ASSERT_EQ(windows, 3u);
+  const std::string expected = pdf_dump_file(file.path(), {}, 3, {}, 1);
+  for (const unsigned threads : {1U, 2U}) {
+    auto source = open_source(file.path(), source_options);
+    Document document(*source, limits);
+    const SourceCounts setup = source->counts();
+    std::string dump;
+    const SweepResult result = write_pdf_dump(document, 3, [&](std::string_view piece) { dump += piece; }, threads);
+    EXPECT_TRUE(dump == expected) << threads << " threads";
+    ASSERT_EQ(result.worker_counts.size(), threads);
+    for (std::size_t w = 0; w < threads; ++w) {
+      const SourceCounts& c = result.worker_counts[w];
+      const std::uint64_t calls = c.map + c.unmap + (w == 0 ? setup.map + setup.unmap : 0);
+      EXPECT_LE(calls, 2 * windows + 16) << "worker " << w << " of " << threads;
+    }
+  }
+}
+
 }  // namespace

@@ -28,7 +28,8 @@ std::string canonical_text(const Object& object);
 // are read on up to `threads` threads (0 = auto), each extra one through a source of its own
 // (ByteSource::another()); the dump, and the error on bad input, are the same at every count.
 // Level 3 reads its objects in batches of at most Limits::dump_batch_bytes of the file, each
-// batch's bytes copied in file order and then parsed in number order. Returns what the object
+// batch's bytes copied in file order and then parsed in number order; the lines of object
+// streams whose bytes a batch holds for their members are made then and held until their turn. Returns what the object
 // readers did (nothing below level 3).
 SweepResult write_pdf_dump(Document& document, int level, const std::function<void(std::string_view)>& sink,
                            unsigned threads = 0);

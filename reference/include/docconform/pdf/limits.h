@@ -34,7 +34,9 @@ struct Limits {
   std::uint64_t max_memory = 2ull << 30;
   // A level-3 dump reads its objects in batches: the bytes of a batch are copied out of the file
   // in file order, then parsed in number order, so the file is swept once a batch. The bytes a
-  // batch holds (0: none are held; the objects are read where they lie, in number order).
+  // batch holds (0: none are held; the objects are read where they lie, in number order). The
+  // lines of object streams held for their members are made with them and held until their
+  // turn, at most a quarter as many bytes.
   std::uint64_t dump_batch_bytes = 64ull << 20;
   // Recovery (`--recover`): the object syntax parsed while rebuilding the xref from a scan, at
   // most this many times the file's size (plus 1 MiB), however the headers found overlap.
