@@ -160,9 +160,14 @@ TEST(RunProcess, AdapterDiesWithTheRunner) {
     ::_exit(0);
   }
   ASSERT_GT(runner, 0);
+  // True as soon as one scan sees it: a second scan could catch a process mid-exec, its
+  // environment unreadable for that moment.
   const auto wait_until = [&](auto done) {
-    for (int i = 0; i < 500 && !done(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    return done();
+    for (int i = 0; i < 500; ++i) {
+      if (done()) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return false;
   };
   // The adapter, the shell's sleep and the escaped sleep.
   EXPECT_TRUE(wait_until([&] { return processes_carrying(mark).size() >= 3; }));
