@@ -2,15 +2,50 @@
 """Checks the case catalogue: every case file of conformance/cases/<format>/ has one row in its
 directory's CASES.tsv (case, verdict, what it tests, rule source), the verdict is the letter of
 the file's prefix (y_ must accept, n_ must reject, i_ implementation-defined), no field is empty,
-and no row names a file that is not there.
+and no row names a file that is not there. A mined case's fifth field, `mined m_<h>: <signature>`,
+agrees with its candidate's metadata and the candidates' index (SPEC.md section 8, Promotion).
 Usage: check_catalogue.py CASES_DIR -> exit 0, or 1 with one line per fault."""
+import json
 import os
+import re
 import sys
 
 HEADER = ["case", "verdict", "what it tests", "rule source"]
 
 
+MINED = re.compile(r"mined (m_[0-9a-f]{12}): (.+)")
+
+
+def read_index(candidates):
+    """SIGNATURES.tsv of one format's candidates: signature -> what it names."""
+    path = os.path.join(candidates, "SIGNATURES.tsv")
+    if not os.path.exists(path):
+        return {}
+    rows = (line.split("\t") for line in open(path, encoding="utf-8").read().splitlines() if line and line[0] != "#")
+    return {row[1]: row[0] for row in rows if len(row) == 2}
+
+
+def provenance_faults(where, fmt, name, field, candidates_dir):
+    match = MINED.fullmatch(field)
+    if not match:
+        return ["%s: the fifth field is not 'mined m_<h>: <signature>'" % where]
+    candidate, signature = match.groups()
+    candidates = os.path.join(candidates_dir, fmt)
+    try:
+        with open(os.path.join(candidates, candidate + ".json"), encoding="utf-8") as f:
+            metadata = json.load(f)
+    except (OSError, ValueError) as error:
+        return ["%s: %s.json: %s" % (where, candidate, error)]
+    found = []
+    if metadata.get("signature") != signature:
+        found.append("%s: the signature is not %s.json's" % (where, candidate))
+    if read_index(candidates).get(signature) != "conformance/cases/%s/%s" % (fmt, name):
+        found.append("%s: candidates/%s/SIGNATURES.tsv does not name the case for its signature" % (where, fmt))
+    return found
+
+
 def faults(cases_dir):
+    candidates_dir = os.path.join(os.path.dirname(os.path.abspath(cases_dir)), "candidates")
     for fmt in sorted(os.listdir(cases_dir)):
         folder = os.path.join(cases_dir, fmt)
         if not os.path.isdir(folder) or os.path.islink(folder):
@@ -29,9 +64,11 @@ def faults(cases_dir):
         for number, line in enumerate(lines[1:], 2):
             fields = line.split("\t")
             where = "%s/CASES.tsv:%d" % (fmt, number)
-            if len(fields) != 4 or any(not f.strip() for f in fields):
-                yield "%s: want 4 non-empty tab-separated fields" % where
+            if len(fields) not in (4, 5) or any(not f.strip() for f in fields):
+                yield "%s: want 4 non-empty tab-separated fields (5 for a mined case)" % where
                 continue
+            if len(fields) == 5:
+                yield from provenance_faults(where, fmt, fields[0], fields[4], candidates_dir)
             name, verdict = fields[0], fields[1]
             if name in listed:
                 yield "%s: %s is listed twice" % (where, name)
