@@ -48,9 +48,10 @@ const { quoted } = canonical;
 const here = path.dirname(fileURLToPath(import.meta.url));
 const bundle = path.join(here, "node_modules", "pdfjs-dist", "legacy", "build", "pdf.worker.mjs");
 const EXPORTS = "LocalPdfManager, XRef, Ref, Dict, Name, BaseStream, DecryptStream, PasswordException, setVerbosityLevel";
-// pdf.js's diagnostics (printed through console.log and console.warn) that mean it read something other than what
-// the file's xref chain states: a looping /Prev skipped, a section it could not read and skipped
-// (readXRef logs it and goes on with the next one), a /Length that cannot be read.
+// pdf.js's diagnostics (printed through console.log, console.info and console.warn) that mean it
+// read something other than what the file's xref chain states: a looping /Prev skipped, a section
+// it could not read and skipped (readXRef logs it and goes on with the next one), a /Length that
+// cannot be read.
 const RECOVERY = /skipping XRef table since it was already parsed|while reading XRef|circular reference|Bad length/;
 const RATIO = 1000;
 const RATIO_FLOOR = 1 << 20;
@@ -243,17 +244,17 @@ function encryptLine(encrypt) {
 async function main() {
   const pdfjs = await loadInternals();
   const proto = pdfjs.XRef.prototype;
-  const saved = [proto.processXRefTable, proto.processXRefStream, console.log, console.warn];
+  const saved = [proto.processXRefTable, proto.processXRefStream, console.log, console.info, console.warn];
   try {
     await dump(pdfjs);
   } finally {
-    [proto.processXRefTable, proto.processXRefStream, console.log, console.warn] = saved;
+    [proto.processXRefTable, proto.processXRefStream, console.log, console.info, console.warn] = saved;
   }
 }
 
 async function dump(pdfjs) {
   const diagnostics = [];
-  console.log = console.warn = (...parts) => diagnostics.push(parts.join(" "));
+  console.log = console.info = console.warn = (...parts) => diagnostics.push(parts.join(" "));
   pdfjs.setVerbosityLevel(5);  // infos and warnings, collected above
   const level = process.argv[3] === "pdf3" ? 3 : 2;
   const sections = observeSections(pdfjs);
