@@ -55,13 +55,16 @@ void Document::open_security(std::string_view password) {
   // Read before the handler exists, so its strings (/O, /U...) are taken as written.
   std::optional<std::uint64_t> at = where(encrypt);
   if (!at && !sections_.empty()) at = sections_.front().offset + header_offset_;
+  const Object dict = resolve(*encrypt);
+  drop_caches();
+  // A null value, written or reached through a reference to no object, is an absent entry
+  // (ISO 32000-2 7.3.9, 7.3.10): the file is not encrypted.
+  if (dict.kind == Kind::null) return;
   std::string part = "encrypt dictionary";
   if (encrypt->kind == Kind::ref && encrypt->integer > 0 && encrypt->integer <= static_cast<std::int64_t>(UINT32_MAX)) {
     encrypt_num_ = static_cast<std::uint32_t>(encrypt->integer);
     part += " (object " + std::to_string(encrypt->integer) + " " + std::to_string(encrypt->gen) + ")";
   }
-  const Object dict = resolve(*encrypt);
-  drop_caches();
   std::string id;
   if (const Object* ids = trailer_.get("ID"); ids != nullptr && ids->kind == Kind::array && !ids->items.empty() &&
                                               ids->items[0].kind == Kind::string) {

@@ -225,6 +225,20 @@ TEST(PdfSecurity, ADocumentWithoutThePasswordIsUnsupportedNeverCorrupt) {
   }
 }
 
+TEST(PdfSecurity, AnEncryptEntryThatIsNullLeavesTheFileUnencrypted) {
+  // Written null, and a reference to an object the table does not have (ISO 32000-2 7.3.10: the
+  // null object): both are an absent entry (7.3.9), so the file reads without a password.
+  for (const std::string encrypt : {"/Encrypt null", "/Encrypt 9 0 R"}) {
+    const std::string dump = pdftest::dump(pdftest::classic_pdf(pdftest::one_page(), encrypt), 3);
+    EXPECT_EQ(dump.find("\nencrypt "), std::string::npos) << encrypt << "\n" << dump;
+    EXPECT_NE(dump.find("pages 1\n"), std::string::npos) << encrypt << "\n" << dump;
+  }
+  // A value that is there and not a dictionary is still an error.
+  const std::string message = pdftest::outcome_of(
+      [&] { pdftest::dump(pdftest::classic_pdf(pdftest::one_page(), "/Encrypt 5"), 3); });
+  EXPECT_NE(message.find("/Encrypt is not a dictionary"), std::string::npos) << message;
+}
+
 // The cases written by other tools from y_text_strings_as_bytes.pdf.
 std::string case_path(const std::string& name) { return std::string(DOCCONFORM_SOURCE_DIR) + "/conformance/cases/pdf/" + name; }
 
