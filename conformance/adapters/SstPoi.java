@@ -275,6 +275,7 @@ public class SstPoi {
     StringBuilder out = new StringBuilder();
     for (char c = peek(line, pos); c != '"'; c = peek(line, pos)) {
       ++pos[0];
+      if (c < 0x20) throw new Malformed("a control character in a string at offset " + (pos[0] - 1));  // RFC 8259 7
       if (c != '\\') { out.append(c); continue; }
       char e = peek(line, pos);
       ++pos[0];
@@ -310,7 +311,13 @@ public class SstPoi {
   }
 
   static int write(String stringsPath, String outPath) throws Exception {
-    List<String> lines = Files.readAllLines(Paths.get(stringsPath), StandardCharsets.UTF_8);
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(Paths.get(stringsPath), StandardCharsets.UTF_8);
+    } catch (java.nio.charset.CharacterCodingException e) {  // JSON text is UTF-8 (RFC 8259 8.1)
+      System.err.println(stringsPath + ": not UTF-8: " + e + "\nerror: format");
+      return 1;
+    }
     try (HSSFWorkbook wb = new HSSFWorkbook()) {
       HSSFSheet sheet = wb.createSheet("Sheet1");
       int i = 0;

@@ -50,7 +50,12 @@ sub sst_strings {
         $data = container($data);
     }
     my $parser = Spreadsheet::ParseExcel->new();
-    my $workbook = $parser->parse(\$data);
+    # OLE::Storage_Lite dies on a directory it cannot follow ("Error PPS:..."): a rejection.
+    my $workbook = eval { $parser->parse(\$data) };
+    if (!defined $workbook && $@) {
+        (my $why = $@) =~ s/[^\x20-\x7e\n]/?/g;
+        reject('format', "Spreadsheet::ParseExcel died: $why");
+    }
     if (!defined $workbook) {
         my $error = $parser->error();
         if ($error =~ /encrypted/i) {

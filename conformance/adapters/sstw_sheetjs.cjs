@@ -27,7 +27,13 @@ function reject(kind, why) {
 // One cell per non-blank line: a JSON string, or an object whose "s" is the text.
 function readCells(file) {
   const cells = [];
-  fs.readFileSync(file, "utf8").split("\n").forEach((line, index) => {
+  let text;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(fs.readFileSync(file));
+  } catch (e) {
+    reject("format", `${file}: not UTF-8 (${e.message})`);  // JSON text is UTF-8 (RFC 8259 8.1)
+  }
+  text.split("\n").forEach((line, index) => {
     if (/^[ \t\r]*$/.test(line)) return;
     let value;
     try {
