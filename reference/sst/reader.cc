@@ -23,7 +23,14 @@ std::string hex16(unsigned value) {
 class Cursor {
  public:
   Cursor(std::span<const Record> records, const ReadOptions& options) : records_(records), options_(options) {
-    for (const Record& r : records) total_left_ += r.data.size();
+    for (const Record& r : records) {
+      if (r.data.size() > max_record_data) {
+        index_ = static_cast<std::size_t>(&r - records.data());
+        fail("a record of " + std::to_string(r.data.size()) + " data bytes (MS-XLS 2.1.4 allows at most " +
+             std::to_string(max_record_data) + ")");
+      }
+      total_left_ += r.data.size();
+    }
   }
 
   std::size_t left() const { return data().size() - pos_; }

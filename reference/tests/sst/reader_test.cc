@@ -104,6 +104,24 @@ TEST(Reader, SplitHeaderIsRejected) {
   EXPECT_NE(read_error(bytes).message().find("cRun"), std::string::npos);
 }
 
+TEST(Reader, ARecordOverTheBiff8LimitIsRejectedWhereItStarts) {
+  // One string of 8,213 one-byte characters fills an SST of exactly 8,224 data bytes: read.
+  const std::string fits = sst_head(1, 1) + le16(8213) + std::string("\x00", 1) + std::string(8213, 'a');
+  ASSERT_EQ(fits.size(), max_record_data);
+  EXPECT_EQ(read(record(record_sst, fits))[0].text.size(), 8213u);
+  // One character more is a record of 8,225 bytes (MS-XLS 2.1.4): rejected, at that record.
+  const std::string over = sst_head(1, 1) + le16(8214) + std::string("\x00", 1) + std::string(8214, 'a');
+  const Error sst = read_error(record(record_sst, over));
+  EXPECT_NE(sst.message().find("8225 data bytes"), std::string::npos) << sst.message();
+  EXPECT_EQ(sst.context().offset, 4u);
+  // The same in a CONTINUE.
+  const std::string split = record(record_sst, sst_head(1, 1) + le16(8226) + std::string("\x00", 1) + "ab") +
+                            record(record_continue, std::string("\x00", 1) + std::string(8224, 'a'));
+  const Error cont = read_error(split);
+  EXPECT_NE(cont.message().find("8225 data bytes"), std::string::npos) << cont.message();
+  EXPECT_EQ(cont.context().part, "SST CONTINUE 1");
+}
+
 TEST(Reader, NegativeCountsAndExtRstSizesAreRejected) {
   EXPECT_EQ(read_error(record(record_sst, sst_head(0x80000000u, 0))).kind(), ErrorKind::format);
   const std::string neg = record(record_sst, sst_head(1, 1) + le16(0) + std::string("\x04", 1) + le32(0xFFFFFFFFu));
