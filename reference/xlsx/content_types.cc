@@ -86,7 +86,7 @@ ContentTypes::ContentTypes(const Package& package) : package_(package) {
       if (type == nullptr) sc.fail("a content type declaration without a ContentType");
       Declared declared{ascii_lower(attribute_bytes(*type, at)), at};
       const std::string name = attribute_bytes(*key, at);
-      // The first declaration of a name counts, as for a repeated relationship Id.
+      // The first declaration of a name counts.
       if (is_override) overrides_.emplace(part_key(name), std::move(declared));
       else defaults_.emplace(ascii_lower(name), std::move(declared));
     }

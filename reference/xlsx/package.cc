@@ -10,6 +10,8 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "docconform/error.h"
@@ -478,6 +480,7 @@ std::vector<Relationship> read_relationships(const Package& package, std::string
   std::vector<Relationship> out;
   if (!package.has(rels)) return out;
   const std::string xml = package.read(rels);
+  std::unordered_set<std::string> ids;
   try {
     XmlScanner scanner(reinterpret_cast<const std::uint8_t*>(xml.data()), xml.size(), 0, true,
                        scan_limits(package.limits()));
@@ -486,7 +489,12 @@ std::vector<Relationship> read_relationships(const Package& package, std::string
       Relationship r;
       const std::uint64_t at = scanner.token_offset();
       r.offset = at;
-      if (const auto* a = scanner.attribute("Id")) r.id = attribute_bytes(*a, at);
+      if (const auto* a = scanner.attribute("Id")) {
+        r.id = attribute_bytes(*a, at);
+        // OPC [M1.26]: an Id is unique within its part; readers that take the first and readers
+        // that take the last would follow different relationships.
+        if (!ids.insert(r.id).second) scanner.fail(("relationship Id '" + r.id + "' repeats an earlier one").c_str());
+      }
       if (const auto* a = scanner.attribute("Type")) {
         const std::string type = attribute_bytes(*a, at);
         r.type = type.substr(type.rfind('/') + 1);

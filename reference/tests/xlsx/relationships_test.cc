@@ -180,6 +180,22 @@ TEST(XlsxRelationships, CyclesAreErrors) {
   EXPECT_NE(e.message().find("cycle"), std::string::npos);
 }
 
+TEST(XlsxRelationships, ARepeatedIdIsAnErrorAtTheSecondRelationship) {
+  // Two rId1 in the workbook's rels, pointing at different sheets (OPC [M1.26]: Ids are unique).
+  std::string book_rels = rels({{"worksheet", "worksheets/sheet1.xml"}, {"worksheet", "worksheets/sheet2.xml"}});
+  book_rels.replace(book_rels.find("rId2"), 4, "rId1");
+  const std::size_t second = book_rels.find("<Relationship", book_rels.find("rId1"));
+  const Error e = load_error({{"_rels/.rels", rels({{"officeDocument", "xl/workbook.xml"}})},
+                              {"xl/workbook.xml", workbook_xml()},
+                              {"xl/_rels/workbook.xml.rels", book_rels},
+                              {"xl/worksheets/sheet1.xml", one_cell},
+                              {"xl/worksheets/sheet2.xml", one_cell}});
+  EXPECT_EQ(e.kind(), ErrorKind::format);
+  EXPECT_EQ(e.context().part, "xl/_rels/workbook.xml.rels");
+  EXPECT_GE(e.context().offset.value_or(0), second) << e.what();
+  EXPECT_NE(e.message().find("relationship Id 'rId1' repeats an earlier one"), std::string::npos) << e.what();
+}
+
 TEST(XlsxRelationships, TargetsLeavingThePackageAreErrors) {
   const Error e = load_error({{"_rels/.rels", rels({{"officeDocument", "../../etc/workbook.xml"}})}});
   EXPECT_EQ(e.kind(), ErrorKind::format);
