@@ -7,22 +7,11 @@ agrees with its candidate's metadata and the candidates' index (SPEC.md section 
 Usage: check_catalogue.py CASES_DIR -> exit 0, or 1 with one line per fault."""
 import json
 import os
-import re
 import sys
 
+from promote import MINED, read_index
+
 HEADER = ["case", "verdict", "what it tests", "rule source"]
-
-
-MINED = re.compile(r"mined (m_[0-9a-f]{12}): (.+)")
-
-
-def read_index(candidates):
-    """SIGNATURES.tsv of one format's candidates: signature -> what it names."""
-    path = os.path.join(candidates, "SIGNATURES.tsv")
-    if not os.path.exists(path):
-        return {}
-    rows = (line.split("\t") for line in open(path, encoding="utf-8").read().splitlines() if line and line[0] != "#")
-    return {row[1]: row[0] for row in rows if len(row) == 2}
 
 
 def provenance_faults(where, fmt, name, field, candidates_dir):

@@ -43,14 +43,17 @@ def read_lines(path):
     return open(path, encoding="utf-8").read().splitlines() if os.path.exists(path) else []
 
 
+def read_index(candidates):
+    """SIGNATURES.tsv of one format's candidates: signature -> the candidate or case it names."""
+    rows = (line.split("\t", 1) for line in read_lines(os.path.join(candidates, "SIGNATURES.tsv"))
+            if line and not line.startswith("#"))
+    return {row[1]: row[0] for row in rows if len(row) == 2}
+
+
 def set_index(candidates, signature, named):
     """SIGNATURES.tsv with `signature` naming `named`, sorted by signature as conform mine writes it."""
     path = os.path.join(candidates, "SIGNATURES.tsv")
-    index = {}
-    for line in read_lines(path):
-        if line and not line.startswith("#"):
-            what, sig = line.split("\t", 1)
-            index[sig] = what
+    index = read_index(candidates)
     if index.get(signature) == named:
         return
     index[signature] = named
