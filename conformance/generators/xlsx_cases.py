@@ -504,6 +504,31 @@ def _():
     raise AssertionError("no local header for " + name.decode())
 
 
+@case("n_xml_declaration_encoding_windows_1252.xlsx", "xl/sharedStrings.xml declares encoding=\"windows-1252\" and"
+      " holds byte 0x80 (the euro sign in that encoding)", "ECMA-376 Part 2 (OPC) M1.17: UTF-8 or UTF-16 only")
+def _():
+    entries = package(sheet(ROW % '<c r="A1" t="s"><v>0</v></c>'), sst="<si><t>x</t></si>")
+    strings = ('<?xml version="1.0" encoding="windows-1252" standalone="yes"?>\n<sst xmlns="%s"><si><t>'
+               % MAIN).encode("ascii") + b"\x80</t></si></sst>"
+    return replace_part(entries, "xl/sharedStrings.xml", strings)
+
+
+@case("n_xml_declaration_utf16_in_8_bit_part.xlsx", "xl/workbook.xml declares encoding=\"UTF-16\" but is written"
+      " in 8-bit bytes with no byte order mark", "XML 1.0 4.3.3 (UTF-16 entities begin with the byte order mark;"
+      " an entity in another encoding than the one declared is an error); ECMA-376 Part 2 M1.17")
+def _():
+    entries = package(sheet(ROW % '<c r="A1"><v>1</v></c>'))
+    return replace_part(entries, "xl/workbook.xml", workbook().replace('encoding="UTF-8"', 'encoding="UTF-16"'))
+
+
+@case("y_xml_declaration_lowercase_utf8.xlsx", "every part declares encoding='utf-8' (lower case, single quotes)",
+      "XML 1.0 4.3.3 (encoding names match without regard to case), 2.8 (single-quoted pseudo-attributes)")
+def _():
+    lower = "<?xml version='1.0' encoding='utf-8'?>\n"
+    entries = package(sheet(ROW % '<c r="A1" t="s"><v>0</v></c>'), sst="<si><t>caf\u00e9</t></si>")
+    return [(n, lower + (d[len(DECL):] if d.startswith(DECL) else d)) for n, d in entries]
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)

@@ -63,12 +63,47 @@ void split_qname(Span name, const std::uint8_t* first_colon, Span& prefix, Span&
   local = {first_colon + 1, name.size - prefix.size - 1};
 }
 
+// The value of the pseudo-attribute `name` in an XML declaration's content (after "xml"), empty
+// when it has none. The declaration's grammar is not checked beyond finding the value.
+Span declaration_value(const std::uint8_t* q, const std::uint8_t* end, std::string_view name) {
+  for (;;) {
+    while (q < end && is_space(*q)) ++q;
+    const std::uint8_t* name_start = q;
+    while (q < end && *q != '=' && !is_space(*q)) ++q;
+    const Span found{name_start, static_cast<std::size_t>(q - name_start)};
+    while (q < end && is_space(*q)) ++q;
+    if (q == end || *q != '=') return {};
+    ++q;
+    while (q < end && is_space(*q)) ++q;
+    if (q == end || (*q != '"' && *q != '\'')) return {};
+    const std::uint8_t quote = *q++;
+    const std::uint8_t* value = q;
+    while (q < end && *q != quote) ++q;
+    if (q == end) return {};
+    if (span_is(found, name)) return {value, static_cast<std::size_t>(q - value)};
+    ++q;
+  }
+}
+
+bool equals_ignoring_ascii_case(Span s, std::string_view upper) {
+  if (s.size != upper.size()) return false;
+  for (std::size_t i = 0; i < s.size; ++i) {
+    const std::uint8_t c = s.data[i];
+    if ((c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c) != static_cast<std::uint8_t>(upper[i])) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 XmlScanner::XmlScanner(const std::uint8_t* data, std::size_t size, std::uint64_t base_offset, bool final,
                        const ScanLimits& limits)
     : begin_(data), p_(data), end_(data + size), base_(base_offset), final_(final), limits_(limits) {
+  if (base_offset == 0 && size >= 2 && ((data[0] == 0xFF && data[1] == 0xFE) || (data[0] == 0xFE && data[1] == 0xFF))) {
+    fail_at(0, "the part is UTF-16 (it starts with a UTF-16 byte order mark): only UTF-8 parts are read");
+  }
   if (base_offset == 0 && size >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF) p_ += 3;
+  if (base_offset == 0) declaration_at_ = p_;
   attributes_.reserve(16);
   stack_.reserve(16);
 }
@@ -91,6 +126,19 @@ void XmlScanner::fail(const char* message) const { fail_at(token_offset(), messa
 
 void XmlScanner::fail_at(std::uint64_t offset, const char* message) const {
   throw Error(ErrorKind::format, {"", "", offset}, message);
+}
+
+// OPC [M1.17]: a part is UTF-8 or UTF-16, and a declaration names no other encoding. A part
+// read here is UTF-8, so a declaration naming UTF-16 contradicts its bytes (XML 1.0 4.3.3).
+void XmlScanner::check_declaration(const std::uint8_t* content, const std::uint8_t* end) const {
+  if (end - content < 4 || std::memcmp(content, "xml", 3) != 0 || !is_space(content[3])) return;
+  const Span encoding = declaration_value(content + 3, end, "encoding");
+  if (encoding.size == 0 || equals_ignoring_ascii_case(encoding, "UTF-8")) return;
+  const std::string named(encoding.view().substr(0, 40));
+  if (equals_ignoring_ascii_case(encoding, "UTF-16")) {
+    fail("the XML declaration names encoding UTF-16 but the part has no UTF-16 byte order mark (XML 1.0 4.3.3)");
+  }
+  fail(("the XML declaration names encoding '" + named + "': a part must be UTF-8 or UTF-16 (OPC M1.17)").c_str());
 }
 
 void XmlScanner::check_token_size(const std::uint8_t* from, const std::uint8_t* to) const {
@@ -257,6 +305,7 @@ inline Token XmlScanner::scan_markup() {
       p_ = token_;
       return Token::incomplete;
     }
+    if (token_ == declaration_at_) check_declaration(token_ + 2, found);
     return Token::end_of_input;
   }
   if (c == '!') {

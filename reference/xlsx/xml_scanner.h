@@ -145,6 +145,8 @@ class XmlScanner {
   [[gnu::always_inline]] Token scan_end_tag();
   bool skip_until(const char* terminator, std::size_t length, const std::uint8_t*& found);
   void check_token_size(const std::uint8_t* from, const std::uint8_t* to) const;
+  // The XML declaration's content (between "<?" and "?>") when the part starts with one.
+  void check_declaration(const std::uint8_t* content, const std::uint8_t* end) const;
   [[gnu::always_inline]] Span scan_name(const std::uint8_t*& first_colon);
   void set_name(Span qname);  // local() and prefix() of a tag taken whole
   // One start tag of the simple shape at q ('<'); returns the byte after it, or null.
@@ -158,6 +160,7 @@ class XmlScanner {
   const std::uint8_t* p_;
   const std::uint8_t* end_;
   const std::uint8_t* token_ = nullptr;
+  const std::uint8_t* declaration_at_ = nullptr;  // where an XML declaration may stand (part start)
   std::uint64_t base_;
   bool final_;
   ScanLimits limits_;

@@ -24,6 +24,36 @@ TEST(XlsxXml, DeclarationBomCommentsAndProcessingInstructions) {
   EXPECT_EQ(cells(xml), "cell A1 n 12\n");
 }
 
+// OPC [M1.17]: UTF-8 or UTF-16, and a declaration names no other encoding; names are compared
+// without regard to case (XML 1.0 4.3.3).
+TEST(XlsxXml, TheDeclarationMayNameOnlyUtf8InAnUtf8Part) {
+  const std::string body = sheet("<row r=\"1\"><c r=\"A1\"><v>1</v></c></row>");
+  EXPECT_EQ(cells("<?xml version='1.0' encoding='utf-8' standalone='yes'?>" + body), "cell A1 n 1\n");
+  EXPECT_EQ(cells("<?xml version=\"1.0\" standalone=\"yes\"?>" + body), "cell A1 n 1\n");
+  for (const char* encoding : {"ISO-8859-1", "windows-1252", "UTF-16", "utf-16le", "UTF8"}) {
+    const std::string xml = std::string("<?xml version=\"1.0\" encoding = \"") + encoding + "\"?>" + body;
+    try {
+      cells(xml);
+      ADD_FAILURE() << encoding << " was read";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.context().offset, std::optional<std::uint64_t>(0)) << e.what();
+      EXPECT_EQ(e.context().part, "xl/worksheets/sheet1.xml") << e.what();
+      EXPECT_NE(std::string(e.what()).find("encoding"), std::string::npos) << e.what();
+    }
+  }
+  // Not at the part's start it is an ordinary processing instruction, skipped.
+  EXPECT_EQ(cells("<!-- c --><?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>" + body), "cell A1 n 1\n");
+}
+
+TEST(XlsxXml, AUtf16PartIsRejectedAtItsByteOrderMark) {
+  const std::string body = sheet("<row r=\"1\"/>");
+  for (const std::string& bom : {std::string("\xFF\xFE"), std::string("\xFE\xFF")}) {
+    std::string utf16 = bom;
+    for (const char c : body) utf16 += bom[0] == '\xFF' ? std::string{c, '\0'} : std::string{'\0', c};
+    EXPECT_THROW(cells(utf16), Error);
+  }
+}
+
 TEST(XlsxXml, EntityAndCharacterReferencesAndCdata) {
   EXPECT_EQ(cells(sheet("<row r=\"1\"><c r=\"A1\" t=\"inlineStr\"><is><t>&amp;&lt;&gt;&quot;&apos;&#10;&#x1F600;"
                         "<![CDATA[<row r=\"5\">&amp;]]></t></is></c></row>")),
