@@ -389,6 +389,11 @@ def stream_keyword_spaces():
     return bytes(b.data)
 
 
+def xref_stream_keyword_no_eol():
+    """The xref stream's data starts right after 'stream ' (a space, no end-of-line marker)."""
+    return replace_once(xref_stream_plain(predictor=None), b">>\nstream\n", b">>\nstream ")
+
+
 CASES = {
     "y_classic_20_byte_entries.pdf": classic(),
     "y_classic_19_byte_entries_lf.pdf": classic(b"\n"),
@@ -433,6 +438,7 @@ CASES = {
     "i_objstm_xref_index_wrong.pdf": objstm_file(xref_index_shift=1),
     "i_shared_page_node.pdf": shared_page(),
     "i_stream_keyword_trailing_spaces.pdf": stream_keyword_spaces(),
+    "n_xref_stream_keyword_no_eol.pdf": xref_stream_keyword_no_eol(),
 }
 
 

@@ -150,9 +150,11 @@ std::uint64_t Parser::parse_uint(const char* what) {
 }
 
 void Parser::skip_stream_eol() {
-  // ISO 32000-1 §7.3.8.1: `stream` is followed by CRLF or LF; trailing spaces before the EOL and
-  // a lone CR are common errors that readers accept.
+  // ISO 32000-2 §7.3.8.1: `stream` is followed by CRLF or LF; trailing spaces before the EOL and
+  // a lone CR are common errors that readers accept. Without an EOL the data's first byte is
+  // unknown, so that is an error.
   while (peek() == ' ' || peek() == '\t') ++pos_;
+  if (peek() != '\r' && peek() != '\n') fail("'stream' is not followed by an end-of-line marker");
   if (peek() == '\r') ++pos_;
   if (peek() == '\n') ++pos_;
 }

@@ -77,7 +77,8 @@ class Parser {
   // Consumes keyword if the next token (after whitespace) is exactly it.
   bool try_keyword(std::string_view keyword);
   void expect_keyword(std::string_view keyword);
-  // After `stream`: the single EOL (CRLF or LF; a lone CR is tolerated) before the data.
+  // After `stream`: the single EOL (CRLF or LF; a lone CR and spaces before it are tolerated)
+  // before the data; throws when there is none.
   void skip_stream_eol();
 
   [[noreturn]] void fail(const std::string& message) const;

@@ -177,6 +177,25 @@ TEST(BadInput, LengthLies) {
   }
 }
 
+// ISO 32000-2 7.3.8.1: `stream` is followed by CRLF or LF (spaces before it and a lone CR are
+// tolerated); with no end-of-line marker where the data starts is unknown.
+TEST(BadInput, StreamKeywordWithoutAnEndOfLineMarker) {
+  auto with_stream = [](const std::string& after_keyword) {
+    std::vector<std::string> bodies = one_page();
+    bodies.push_back("<< /Length 3 >>\nstream" + after_keyword + "abc\nendstream");
+    return classic_pdf(bodies);
+  };
+  for (const char* tolerated : {"\n", "\r\n", "\r", "  \r\n", " \n"}) {
+    EXPECT_NO_THROW(pdftest::dump(with_stream(tolerated), 3)) << tolerated;
+  }
+  for (const char* missing : {" ", "  ", "\t", "%x\n"}) {
+    const Error e = rejected(with_stream(missing));
+    EXPECT_EQ(e.kind(), ErrorKind::format) << missing;
+    EXPECT_NE(e.context().part.find("object 4"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("end-of-line"), std::string::npos) << e.what();
+  }
+}
+
 TEST(BadInput, ObjectsReferringToThemselves) {
   auto bodies = one_page();
   bodies.push_back("4 0 R");
