@@ -394,6 +394,11 @@ def xref_stream_keyword_no_eol():
     return replace_once(xref_stream_plain(predictor=None), b">>\nstream\n", b">>\nstream ")
 
 
+def xref_stream_object_number_0():
+    """The xref stream's header reads '0 0 obj' (object 0 is the head of the free list, never an object)."""
+    return replace_once(xref_stream_plain(predictor=None), b"4 0 obj\n<< /Type /XRef", b"0 0 obj\n<< /Type /XRef")
+
+
 CASES = {
     "y_classic_20_byte_entries.pdf": classic(),
     "y_classic_19_byte_entries_lf.pdf": classic(b"\n"),
@@ -439,6 +444,7 @@ CASES = {
     "i_shared_page_node.pdf": shared_page(),
     "i_stream_keyword_trailing_spaces.pdf": stream_keyword_spaces(),
     "n_xref_stream_keyword_no_eol.pdf": xref_stream_keyword_no_eol(),
+    "n_xref_stream_object_number_0.pdf": xref_stream_object_number_0(),
 }
 
 

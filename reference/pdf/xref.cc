@@ -301,6 +301,7 @@ void Document::load_xref() {
     num = probe.parse_uint("object number");
     const std::uint64_t gen = probe.parse_uint("generation number");
     if (num > UINT32_MAX || gen > UINT32_MAX) probe.fail("object number out of range");
+    if (num == 0) probe.fail("object number 0 (object numbers are positive, ISO 32000-2 7.3.10)");
     Object stream;
     read_at(offset, static_cast<std::uint32_t>(num), static_cast<std::uint32_t>(gen), false, stream);
     chain_streams_.push_back({{static_cast<std::uint32_t>(num), static_cast<std::uint32_t>(gen)}, offset});

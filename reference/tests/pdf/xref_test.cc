@@ -176,6 +176,22 @@ TEST(XrefStream, AnotherObjectsEntryThatMissesItStillRejects) {
   EXPECT_THROW(pdftest::dump(pdf, 3), Error);
 }
 
+// ISO 32000-2 7.3.10: object numbers are positive; object 0 heads the free list.
+TEST(XrefStream, AnXrefStreamNumberedZeroIsRejected) {
+  std::string pdf = xref_stream_pdf(false);
+  const std::size_t header = pdf.rfind("4 0 obj\n<< /Type /XRef");
+  ASSERT_NE(header, std::string::npos);
+  EXPECT_NO_THROW(pdftest::dump(pdf, 2));
+  pdf[header] = '0';
+  try {
+    pdftest::dump(pdf, 2);
+    ADD_FAILURE() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.context().part, "xref stream");
+    EXPECT_NE(std::string(e.what()).find("object number 0"), std::string::npos) << e.what();
+  }
+}
+
 TEST(XrefStream, PngPredictedFlateStream) {
   auto source = memory_source(xref_stream_pdf(false));
   Document doc(*source);
