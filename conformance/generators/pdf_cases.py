@@ -399,6 +399,18 @@ def xref_stream_object_number_0():
     return replace_once(xref_stream_plain(predictor=None), b"4 0 obj\n<< /Type /XRef", b"0 0 obj\n<< /Type /XRef")
 
 
+def objects_above_size():
+    """The table lists objects 0-6 under /Size 5: 6 (greater than /Size) is missing, 5 (equal to
+    it) is not; object 4, the /Info dictionary, refers to both."""
+    b = Builder()
+    one_page(b)
+    b.obj(4, b"<< /Title (size) /Five 5 0 R /Six 6 0 R >>")
+    b.obj(5, b"(five)")
+    b.obj(6, b"(six)")
+    b.table(range(7), b"<< /Size 5 /Root 1 0 R /Info 4 0 R >>")
+    return bytes(b.data)
+
+
 CASES = {
     "y_classic_20_byte_entries.pdf": classic(),
     "y_classic_19_byte_entries_lf.pdf": classic(b"\n"),
@@ -445,6 +457,7 @@ CASES = {
     "i_stream_keyword_trailing_spaces.pdf": stream_keyword_spaces(),
     "n_xref_stream_keyword_no_eol.pdf": xref_stream_keyword_no_eol(),
     "n_xref_stream_object_number_0.pdf": xref_stream_object_number_0(),
+    "y_object_number_above_size_is_missing.pdf": objects_above_size(),
 }
 
 

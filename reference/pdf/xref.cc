@@ -372,6 +372,9 @@ void Document::load_xref() {
     }
     next = static_cast<std::uint64_t>(prev->integer) + header_offset_;
   }
+  // §7.5.5 (/Size): an object whose number is greater than the newest trailer's /Size is missing.
+  const auto declared_size = static_cast<std::uint64_t>(trailer_.get("Size")->integer);
+  if (table.size() > declared_size + 1) table.resize(declared_size + 1);
   if (table.size() > 0) table[0] = XrefEntry{XrefEntry::Type::free, 65535, 0, 0};
   xref_ = std::make_shared<const std::vector<XrefEntry>>(std::move(table));
 }

@@ -57,6 +57,23 @@ TEST(ClassicXref, ReadsTableTrailerAndPages) {
   EXPECT_EQ(canonical_text(doc.object(3)), "<</Parent 2 0 R /Type /Page>>");
 }
 
+// ISO 32000-2 7.5.5: an object whose number is greater than /Size is missing, whatever the
+// sections list; one numbered /Size itself is kept.
+TEST(ClassicXref, ObjectsNumberedAboveSizeAreMissing) {
+  std::vector<std::string> bodies = one_page();
+  bodies.push_back("(four)");
+  bodies.push_back("(five)");
+  std::string pdf = classic_pdf(bodies);
+  const std::size_t size = pdf.find("/Size 6");
+  ASSERT_NE(size, std::string::npos);
+  pdf[size + 6] = '4';
+  auto source = memory_source(pdf);
+  Document doc(*source);
+  EXPECT_EQ(doc.xref().size(), 5u);
+  EXPECT_EQ(canonical_text(doc.object(4)), "\"four\"");
+  EXPECT_EQ(doc.object(5).kind, Kind::null);
+}
+
 TEST(ClassicXref, NineteenAndTwentyOneByteEntriesGiveTheSameResult) {
   const std::string standard = pdftest::dump(classic_pdf(one_page()), 2);
   // Objects precede the table, so only the table's bytes differ between the variants.
