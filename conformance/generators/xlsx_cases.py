@@ -529,6 +529,15 @@ def _():
     return [(n, lower + (d[len(DECL):] if d.startswith(DECL) else d)) for n, d in entries]
 
 
+@case("n_sheet_relationship_type_foreign_namespace.xlsx", "the sheet's relationship type is"
+      " http://example.com/relationships/worksheet: the last segment of a worksheet type under a URI that"
+      " defines none", "ECMA-376 Part 1 12.3.24 (Worksheet Part: its relationship type), 18.2.19 sheet (r:id)")
+def _():
+    book_rels = rels([("worksheet", "worksheets/sheet1.xml")]).replace(REL + "/worksheet",
+                                                                       "http://example.com/relationships/worksheet")
+    return package(sheet(ROW % '<c r="A1"><v>1</v></c>'), wb_rels=book_rels)
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)

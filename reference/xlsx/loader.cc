@@ -191,10 +191,15 @@ WorkbookIndex index_workbook(const Package& package, const LoadOptions& options,
       sheet.state = entry.state;
       sheet.part = r.target;
       sheet.entry = package.entry_name(*package.find(r.target));
+      if (r.type.empty()) {
+        package.fail(ErrorKind::format, rels_part_of(workbook_part), r.offset,
+                     "sheet '" + entry.relationship.id + "' has relationship type " + r.type_uri +
+                         ", outside the namespaces that define sheet relationships");
+      }
       const SheetType* type = sheet_type(r.type);
       if (type == nullptr) {
         package.fail(ErrorKind::unsupported, rels_part_of(workbook_part), r.offset,
-                     "sheet '" + entry.relationship.id + "' has unsupported relationship type " + r.type);
+                     "sheet '" + entry.relationship.id + "' has unsupported relationship type " + r.type_uri);
       }
       content_types.require(r.target, type->role);
       sheet.kind = type->kind;

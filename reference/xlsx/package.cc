@@ -107,6 +107,23 @@ std::vector<std::uint64_t> directory_records(const std::uint8_t* data, std::size
   return records;
 }
 
+// The relationship kind of a type URI: its last segment under the namespaces that define the
+// SpreadsheetML relationships (ECMA-376 Part 1 transitional and strict, MS-XLSX extensions);
+// empty for any other URI, which matches no kind the reader follows.
+std::string relationship_kind(const std::string& type) {
+  static constexpr std::string_view namespaces[] = {
+      "http://schemas.openxmlformats.org/officeDocument/2006/relationships/",
+      "http://purl.oclc.org/ooxml/officeDocument/relationships/",
+      "http://schemas.microsoft.com/office/2006/relationships/",
+  };
+  for (const std::string_view ns : namespaces) {
+    if (type.size() > ns.size() && type.compare(0, ns.size(), ns) == 0 && type.find('/', ns.size()) == std::string::npos) {
+      return type.substr(ns.size());
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 std::string part_key(std::string_view name) {
@@ -496,8 +513,8 @@ std::vector<Relationship> read_relationships(const Package& package, std::string
         if (!ids.insert(r.id).second) scanner.fail(("relationship Id '" + r.id + "' repeats an earlier one").c_str());
       }
       if (const auto* a = scanner.attribute("Type")) {
-        const std::string type = attribute_bytes(*a, at);
-        r.type = type.substr(type.rfind('/') + 1);
+        r.type_uri = attribute_bytes(*a, at);
+        r.type = relationship_kind(r.type_uri);
       }
       if (const auto* a = scanner.attribute("TargetMode")) r.external = attribute_bytes(*a, at) == "External";
       const auto* target = scanner.attribute("Target");

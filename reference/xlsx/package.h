@@ -143,7 +143,9 @@ std::string part_key(std::string_view name);
 
 struct Relationship {
   std::string id;
-  std::string type;    // the last segment of the type URI: worksheet, sharedStrings, comments...
+  std::string type;      // the kind: worksheet, sharedStrings, comments...; empty for a type URI
+                         // outside the SpreadsheetML namespaces
+  std::string type_uri;  // as written
   std::string target;  // resolved part name (no leading '/'); empty for external targets
   bool external = false;
   std::uint64_t offset = 0;  // of its <Relationship> element in the .rels part

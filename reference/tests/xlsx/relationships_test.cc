@@ -69,6 +69,27 @@ TEST(XlsxRelationships, EverySheetKindListedWithItsKindAndCells) {
   EXPECT_EQ(wb.sheets[3].cell_count(), 2u);
 }
 
+// A relationship's kind is its type URI under the namespaces that define it (ECMA-376 Part 1
+// transitional and strict, MS-XLSX): the same last segment under any other URI is another type.
+TEST(XlsxRelationships, TypesAreMatchedAsWholeUrisOfTheirNamespaces) {
+  auto with_sheet_type = [](const std::string& type) {
+    std::string book_rels = rels({{"worksheet", "worksheets/sheet1.xml"}});
+    book_rels.replace(book_rels.find(ns_rel), std::string(ns_rel).size() + std::string("/worksheet").size(), type);
+    return Entries{{"_rels/.rels", rels({{"officeDocument", "xl/workbook.xml"}})},
+                   {"xl/workbook.xml", workbook_xml()},
+                   {"xl/_rels/workbook.xml.rels", book_rels},
+                   {"xl/worksheets/sheet1.xml", one_cell}};
+  };
+  EXPECT_EQ(load(with_sheet_type("http://purl.oclc.org/ooxml/officeDocument/relationships/worksheet")).sheets.size(), 1u);
+  for (const char* other : {"http://example.com/relationships/worksheet",
+                            "http://schemas.openxmlformats.org/officeDocument/2006/relationships/x/worksheet",
+                            "worksheet"}) {
+    const Error e = load_error(with_sheet_type(other));
+    EXPECT_EQ(e.kind(), ErrorKind::format) << other << ": " << e.what();
+    EXPECT_NE(std::string(e.what()).find("outside the namespaces"), std::string::npos) << e.what();
+  }
+}
+
 TEST(XlsxRelationships, AbsoluteTargetsCaseAndBackslashes) {
   const Workbook wb = load({{"_rels/.rels", rels({{"officeDocument", "/xl/workbook.xml"}})},
                             {"xl/workbook.xml", workbook_xml("<sheet name=\"A\" sheetId=\"1\" r:id=\"rId1\"/>"
@@ -229,7 +250,8 @@ TEST(XlsxRelationshipOffsets, UnsupportedSheetTypeAtItsRelationship) {
   EXPECT_EQ(e.context().offset, wb_rels.find("<Relationship "));
   EXPECT_EQ(std::string(e.what()), "test.xlsx: xl/_rels/workbook.xml.rels: offset " +
                                        std::to_string(wb_rels.find("<Relationship ")) +
-                                       ": unsupported error: sheet 'rId1' has unsupported relationship type customXml");
+                                       ": unsupported error: sheet 'rId1' has unsupported relationship type " +
+                                       ns_rel + "/customXml");
 }
 
 TEST(XlsxRelationshipOffsets, SheetsOverTheLimitAtTheFirstSheetOver) {
