@@ -3,8 +3,9 @@
 
 Usage: sst_cases.py OUT_DIR [DOCCONFORM_BINARY]
 With the binary, also writes y_xls_*.xls: workbooks from `docconform gen strings` +
-`docconform xls write` (the .xls writer's own cases), and n_cfb_name_length_200.xls, one of them
-with a directory entry name length past [MS-CFB]'s 64 bytes. The .sst y_ cases are written by the small writer below, which follows the continuation rules of
+`docconform xls write` (the .xls writer's own cases), n_cfb_name_length_200.xls, one of them
+with a directory entry name length past [MS-CFB]'s 64 bytes, and i_xls_*.xls, y_xls_three_sheets.xls
+with its Workbook stream renamed or taken out of its compound file. The .sst y_ cases are written by the small writer below, which follows the continuation rules of
 conformance/SPEC.md, format sst, on its own (independently of the C++ writers); the n_ and i_ cases
 are laid out byte by byte. Deterministic: the same files on every run.
 """
@@ -189,6 +190,30 @@ def cases():
     c["n_negative_ext_rst_size"] = rec(0xFC, counts(1, 1) + struct.pack("<HBi", 0, 4, -1))
     c["n_record_after_sst"] = rec(0xFC, counts(1, 1) + struct.pack("<HB", 1, 0) + b"z") + rec(0x000A, b"")
     c["n_not_an_sst"] = rec(0x0031, b"x" * 20)
+    c["n_negative_total_count"] = rec(0xFC, counts(-1, 1) + struct.pack("<HB", 1, 0) + b"z")
+    c["n_counts_truncated"] = rec(0xFC, struct.pack("<i", 1) + b"\x01\x00")
+    c["n_counts_split_across_records"] = rec(0xFC, counts(1, 1)[:4]) + rec(0x3C, counts(1, 1)[4:] + struct.pack("<HB", 1, 0) + b"z")
+    c["n_runs_past_end"] = rec(0xFC, counts(1, 1) + struct.pack("<HBH", 1, 8, 100) + b"z" + struct.pack("<HH", 0, 1))
+    c["n_ext_rst_past_end"] = rec(0xFC, counts(1, 1) + struct.pack("<HBi", 1, 4, 100) + b"z" + b"\x01\x00\x00\x00")
+    c["n_split_ext_rst_size"] = rec(0xFC, counts(1, 1) + struct.pack("<HB", 1, 4) + b"\x02\x00") + rec(0x3C, b"\x00\x00z\xaa\xbb")
+    c["n_empty_continue_inside_characters"] = (rec(0xFC, counts(1, 1) + struct.pack("<HB", 4, 0) + b"ab") + rec(0x3C, b"") +
+                                               rec(0x3C, b"\x00cd"))
+    c["i_empty_continue_between_strings"] = (rec(0xFC, counts(2, 2) + struct.pack("<HB", 1, 0) + b"a") + rec(0x3C, b"") +
+                                             rec(0x3C, struct.pack("<HB", 1, 0) + b"b"))
+    c["i_continue_of_flags_byte_only"] = (rec(0xFC, counts(1, 1) + struct.pack("<HB", 4, 0) + b"ab") + rec(0x3C, b"\x00") +
+                                          rec(0x3C, b"\x00cd"))
+    # cRun 2: runs (0, 1) and (1, 5); the record ends between the second run's ich and ifnt, or inside its ich.
+    rich = counts(2, 2) + struct.pack("<HBH", 2, 8, 2) + b"ab" + struct.pack("<HH", 0, 1)
+    c["i_run_split_between_ich_and_ifnt"] = rec(0xFC, rich + b"\x01\x00") + rec(0x3C, b"\x05\x00" + struct.pack("<HB", 1, 0) + b"z")
+    c["i_run_split_inside_ich"] = rec(0xFC, rich + b"\x01") + rec(0x3C, b"\x00\x05\x00" + struct.pack("<HB", 1, 0) + b"z")
+    # A 6-byte ExtRst block (not a well-formed one) split after 3 bytes.
+    c["i_ext_rst_split_inside_header"] = (rec(0xFC, counts(2, 2) + struct.pack("<HBi", 1, 4, 6) + b"a" + b"\x01\x00\x02") +
+                                          rec(0x3C, b"\x00\x00\x00" + struct.pack("<HB", 1, 0) + b"z"))
+    one = rec(0xFC, counts(1, 1) + struct.pack("<HB", 1, 0) + b"z")
+    c["n_two_extsst_records"] = one + rec(0xFF, struct.pack("<HIHH", 8, 12, 12, 0)) * 2
+    c["n_continue_after_extsst"] = one + rec(0xFF, struct.pack("<HIHH", 8, 12, 12, 0)) + rec(0x3C, b"xx")
+    c["i_extsst_wrong_offsets"] = one + rec(0xFF, struct.pack("<HIHH", 8, 999, 77, 0))
+    c["i_extsst_without_buckets"] = one + rec(0xFF, struct.pack("<H", 8))
     return c
 
 
@@ -214,6 +239,32 @@ def cfb_name_length_200(xls):
     return bytes(data)
 
 
+def rename_workbook_entry(xls, name):
+    """The workbook with its Workbook directory entry renamed (a name of at most 8 characters)."""
+    data = bytearray(xls)
+    at = data.find("Workbook".encode("utf-16-le") + b"\0\0")
+    while at >= 0 and (at - 512) % 128 != 0:
+        at = data.find("Workbook".encode("utf-16-le") + b"\0\0", at + 1)
+    if at < 0:
+        raise AssertionError("no Workbook directory entry")
+    field = name.encode("utf-16-le") + b"\0\0"
+    data[at:at + 64] = field.ljust(64, b"\0")
+    struct.pack_into("<H", data, at + 64, len(field))
+    return bytes(data)
+
+
+def workbook_stream(xls):
+    """The Workbook stream of a file `docconform xls write` made (one stream, its sectors first and in order)."""
+    data = bytearray(xls)
+    at = data.find("Workbook".encode("utf-16-le") + b"\0\0")
+    while at >= 0 and (at - 512) % 128 != 0:
+        at = data.find("Workbook".encode("utf-16-le") + b"\0\0", at + 1)
+    start, size = struct.unpack_from("<II", data, at + 116)
+    if start != 0:
+        raise AssertionError("the Workbook stream does not start at sector 0")
+    return bytes(data[512:512 + size])
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
@@ -234,7 +285,17 @@ def main():
             damaged = cfb_name_length_200(f.read())
         with open(os.path.join(out, "n_cfb_name_length_200.xls"), "wb") as f:
             f.write(damaged)
-        print("%d workbooks written to %s" % (len(XLS_CASES) + 1, out))
+        with open(os.path.join(out, "y_xls_three_sheets.xls"), "rb") as f:
+            base = f.read()
+        derived = {
+            "i_xls_workbook_name_upper_case": rename_workbook_entry(base, "WORKBOOK"),
+            "i_xls_stream_named_book": rename_workbook_entry(base, "Book"),
+            "i_xls_bare_biff_stream": workbook_stream(base),
+        }
+        for name, data in sorted(derived.items()):
+            with open(os.path.join(out, name + ".xls"), "wb") as f:
+                f.write(data)
+        print("%d workbooks written to %s" % (len(XLS_CASES) + 1 + len(derived), out))
 
 
 if __name__ == "__main__":

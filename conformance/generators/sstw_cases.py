@@ -4,6 +4,10 @@ writer under test turns into a .xls (conformance/SPEC.md, format sstw).
 
 Usage: sstw_cases.py OUT_DIR   (deterministic: the same files on every run)
 
+Most cases are lists of cells written one JSON string a line; RAW holds files written byte for
+byte (line endings, blank lines, escapes, a byte order mark, malformed UTF-8 and lines that are
+no string).
+
 The boundary case places its strings where the SST record in progress has a chosen number of
 bytes left, by the continuation rules of conformance/SPEC.md, format sst ("Writing the table"):
 fillers of computed length bring the free bytes of the open record to each target.
@@ -141,8 +145,30 @@ def cases():
         ],
         "i_over_the_cell_limit": ["y" * (EXCEL_CELL_LIMIT + 1), "\u00e9" * CCH_LIMIT],
         "n_over_65535_units": ["ok", "z" * (CCH_LIMIT + 1)],
+        "y_object_form_without_runs": [{"s": "object form"}, "plain", {"s": "\u4e2d object"}, {"s": "  spaces kept "}, "last"],
+        "y_nul_characters": ["\x00", "a\x00b", "ends with nul\x00"],
+        "y_noncharacters": ["\ufffe", "\uffff", "\ufdd0\ufdef", "\U0010ffff", "a\ufeffb"],
+        "y_del_and_c1_controls": ["\x7f", "\x80\x85\x9f", "tab\there\x1b[0m"],
+        "y_normalization_forms_distinct": ["caf\u00e9", "cafe\u0301", "\u00c5", "A\u030a", "\u212b", "\u2126", "\u03a9",
+                                           "\uff21", "A"],
     }
     return c
+
+
+# Files written byte for byte: line endings, blank lines, escapes and encodings that the
+# line writer above never produces.
+RAW = {
+    "y_blank_lines_skipped": b'"first"\n\n   \n\t\r\n"second"\n \t \n\r\n"third"\n\n',
+    "y_crlf_line_endings": b'"one"\r\n"two"\r\n{"s": "three"}\r\n',
+    "y_json_escapes": (b'"quote \\" backslash \\\\ solidus \\/"\n"\\b\\f\\n\\r\\t"\n'
+                       b'"\\u0041\\u00e9\\u4E2D\\uD83D\\uDE00"\n"A\xc3\xa9\xe4\xb8\xad\xf0\x9f\x98\x80"\n'),
+    "i_utf8_bom_at_start": b'\xef\xbb\xbf"after a byte order mark"\n"second"\n',
+    "n_overlong_utf8": b'"ok"\n"over\xc0\xaflong"\n',
+    "n_code_point_above_10ffff": b'"ok"\n"\xf4\x90\x80\x80"\n',
+    "n_line_not_a_string": b'"ok"\n42\n',
+    "n_object_without_s": b'"ok"\n{"runs": [[0, 1]]}\n',
+    "n_text_after_string": b'"ok"\n"abc" "def"\n',
+}
 
 
 def main():
@@ -151,7 +177,10 @@ def main():
     for name, cells in sorted(cases().items()):
         with open(os.path.join(out, name + ".jsonl"), "w", encoding="utf-8", newline="\n") as f:
             f.write("".join(line(cell) + "\n" for cell in cells))
-    print("%d cases written to %s" % (len(cases()), out))
+    for name, data in sorted(RAW.items()):
+        with open(os.path.join(out, name + ".jsonl"), "wb") as f:
+            f.write(data)
+    print("%d cases written to %s" % (len(cases()) + len(RAW), out))
 
 
 if __name__ == "__main__":
