@@ -538,6 +538,176 @@ def _():
     return package(sheet(ROW % '<c r="A1"><v>1</v></c>'), wb_rels=book_rels)
 
 
+def one_cell(c):
+    return package(sheet(ROW % c))
+
+
+@case("n_doctype_without_entities.xlsx", "the sheet part has a DOCTYPE declaration (<!DOCTYPE worksheet>) that"
+      " declares nothing", "ECMA-376 Part 2 8.1.4 [M1.18] (a DTD declaration is an error)")
+def _():
+    return package(DECL + "<!DOCTYPE worksheet>" + sheet(ROW % '<c r="A1"><v>1</v></c>')[len(DECL):])
+
+
+@case("n_unknown_cell_type.xlsx", "t=\"x\", not a value of ST_CellType", "ECMA-376 Part 1 18.18.11 ST_CellType")
+def _():
+    return one_cell('<c r="A1" t="x"><v>1</v></c>')
+
+
+@case("n_boolean_value_two.xlsx", "t=\"b\" with the value 2", "ECMA-376 Part 1 18.18.11 (b: 0 or 1); XML Schema xsd:boolean")
+def _():
+    return one_cell('<c r="A1" t="b"><v>2</v></c>')
+
+
+@case("y_boolean_whitespace.xlsx", "t=\"b\" values with white space around 1 and 0",
+      "ECMA-376 Part 1 18.18.11 (b); XML Schema xsd:boolean (whiteSpace collapse)")
+def _():
+    return one_cell('<c r="A1" t="b"><v> 1 </v></c><c r="B1" t="b"><v>\n0\n</v></c>')
+
+
+@case("n_shared_string_index_fraction.xlsx", "t=\"s\" with the index 0.5", "ECMA-376 Part 1 18.18.11 (s: a zero-based index)")
+def _():
+    return package(sheet(ROW % '<c r="A1" t="s"><v>0.5</v></c>'), sst="<si><t>one</t></si>")
+
+
+@case("n_shared_string_index_negative.xlsx", "t=\"s\" with the index -1 into a table of one string",
+      "ECMA-376 Part 1 18.18.11 (s: a zero-based index)")
+def _():
+    return package(sheet(ROW % '<c r="A1" t="s"><v>-1</v></c>'), sst="<si><t>one</t></si>")
+
+
+@case("n_shared_string_without_table.xlsx", "t=\"s\" index 0 in a package without a shared strings part",
+      "ECMA-376 Part 1 18.18.11 (s); 12.3.15 Shared String Table Part")
+def _():
+    return one_cell('<c r="A1" t="s"><v>0</v></c>')
+
+
+@case("n_shared_strings_part_missing.xlsx", "the workbook's sharedStrings relationship targets a part not in the zip",
+      "ECMA-376 Part 2 9.3 (relationship target); Part 1 12.3.15")
+def _():
+    return [e for e in package(sheet(ROW % '<c r="A1" t="s"><v>0</v></c>'), sst="<si><t>one</t></si>")
+            if e[0] != "xl/sharedStrings.xml"]
+
+
+@case("y_number_special_values.xlsx", "number cells INF, -INF and NaN (the special values of xsd:double)",
+      "ECMA-376 Part 1 18.3.1.96 v; XML Schema xsd:double (lexical space)")
+def _():
+    return one_cell('<c r="A1"><v>INF</v></c><c r="B1"><v>-INF</v></c><c r="C1"><v>NaN</v></c>')
+
+
+@case("n_number_inf_lowercase.xlsx", "a number cell whose value is inf (xsd:double spells it INF)",
+      "XML Schema xsd:double (lexical space); ECMA-376 Part 1 18.18.11 (n)")
+def _():
+    return one_cell('<c r="A1"><v>inf</v></c>')
+
+
+@case("n_number_infinity_word.xlsx", "a number cell whose value is Infinity (xsd:double spells it INF)",
+      "XML Schema xsd:double (lexical space); ECMA-376 Part 1 18.18.11 (n)")
+def _():
+    return one_cell('<c r="A1"><v>Infinity</v></c>')
+
+
+@case("n_number_hex.xlsx", "a number cell whose value is 0x10", "XML Schema xsd:double (lexical space); ECMA-376 Part 1 18.18.11 (n)")
+def _():
+    return one_cell('<c r="A1"><v>0x10</v></c>')
+
+
+@case("n_number_decimal_comma.xlsx", "a number cell whose value is 1,5 (a decimal comma)",
+      "XML Schema xsd:double (lexical space); ECMA-376 Part 1 18.18.11 (n)")
+def _():
+    return one_cell('<c r="A1"><v>1,5</v></c>')
+
+
+@case("y_number_lexical_forms.xlsx", "number values with white space around them, a leading +, and a bare . on"
+      " either side (.5, 5.)", "XML Schema xsd:double (lexical space, whiteSpace collapse)")
+def _():
+    return one_cell('<c r="A1"><v> 12 </v></c><c r="B1"><v>+3</v></c><c r="C1"><v>.5</v></c><c r="D1"><v>5.</v></c>')
+
+
+@case("n_row_zero.xlsx", "a row numbered 0", "ECMA-376 Part 1 18.3.1.73 row (r: 1-based)")
+def _():
+    return package(sheet('<row r="0"><c r="A0"><v>1</v></c></row>'))
+
+
+@case("n_cell_reference_row_zero.xlsx", "a cell reference A0 in a row without r", "ECMA-376 Part 1 18.3.1.4 c (r: an A1 reference)")
+def _():
+    return package(sheet('<row><c r="A0"><v>1</v></c></row>'))
+
+
+@case("n_cell_in_other_row.xlsx", "a cell A2 inside <row r=\"1\">",
+      "ECMA-376 Part 1 18.3.1.4 c, 18.3.1.73 row; docconform SPEC (a cell naming another row than its numbered row)")
+def _():
+    return package(sheet('<row r="1"><c r="A2"><v>1</v></c></row>'))
+
+
+@case("n_absolute_cell_reference.xlsx", "a cell reference written $B$1", "ECMA-376 Part 1 18.3.1.4 c (r: ST_CellRef, an A1 reference)")
+def _():
+    return package(sheet('<row r="1"><c r="$B$1"><v>1</v></c></row>'))
+
+
+@case("n_unknown_sheet_state.xlsx", "a sheet whose state is invisible", "ECMA-376 Part 1 18.2.19 sheet, 18.18.68 ST_SheetState")
+def _():
+    return package(sheet(ROW % '<c r="A1"><v>1</v></c>'),
+                   wb=workbook('<sheet name="Sheet1" sheetId="1" state="invisible" r:id="rId1"/>'))
+
+
+@case("n_external_worksheet_relationship.xlsx", "the worksheet relationship has TargetMode=\"External\"",
+      "ECMA-376 Part 2 9.3 (an external target is no part); Part 1 12.3.24 (worksheet part)")
+def _():
+    return package(sheet(ROW % '<c r="A1"><v>1</v></c>'),
+                   wb_rels='<Relationships xmlns="%s"><Relationship Id="rId1" Type="%s/worksheet" '
+                           'Target="worksheets/sheet1.xml" TargetMode="External"/></Relationships>' % (PKG, REL))
+
+
+@case("n_sheet_relationship_id_missing.xlsx", "a sheet whose r:id names no relationship of the workbook",
+      "ECMA-376 Part 1 18.2.19 sheet (r:id)")
+def _():
+    return package(sheet(ROW % '<c r="A1"><v>1</v></c>'), wb=workbook('<sheet name="Sheet1" sheetId="1" r:id="rId9"/>'))
+
+
+@case("n_date1904_not_boolean.xlsx", "workbookPr date1904=\"yes\"", "ECMA-376 Part 1 18.2.28 workbookPr; XML Schema xsd:boolean")
+def _():
+    return package(sheet(ROW % '<c r="A1"><v>1</v></c>'), wb=workbook(pr='<workbookPr date1904="yes"/>'))
+
+
+@case("n_two_root_elements.xlsx", "the sheet part has a second root element after </worksheet>", "XML 1.0 2.1 (document: one root element)")
+def _():
+    return package(sheet(ROW % '<c r="A1"><v>1</v></c>') + "<worksheet/>")
+
+
+@case("n_less_than_in_attribute.xlsx", "a sheet name holding a raw <", "XML 1.0 3.1 (WFC: No < in Attribute Values)")
+def _():
+    return package(sheet(ROW % '<c r="A1"><v>1</v></c>'), wb=workbook('<sheet name="a<b" sheetId="1" r:id="rId1"/>'))
+
+
+@case("n_bare_ampersand.xlsx", "a str value holding a raw & followed by a space", "XML 1.0 2.4 (& only as markup), 4.1")
+def _():
+    return one_cell('<c r="A1" t="str"><v>a & b</v></c>')
+
+
+@case("n_char_ref_nul.xlsx", "a str value holding &#0;", "XML 1.0 4.1 (WFC: Legal Character), 2.2 Char")
+def _():
+    return one_cell('<c r="A1" t="str"><v>a&#0;b</v></c>')
+
+
+@case("n_relationship_without_target.xlsx", "the worksheet Relationship has no Target attribute",
+      "ECMA-376 Part 2 9.3.2.2 Relationship (Target required)")
+def _():
+    return package(sheet(ROW % '<c r="A1"><v>1</v></c>'),
+                   wb_rels='<Relationships xmlns="%s"><Relationship Id="rId1" Type="%s/worksheet"/></Relationships>' % (PKG, REL))
+
+
+@case("y_formula_data_table.xlsx", "a dataTable formula (t=\"dataTable\", no text) with its cached value",
+      "ECMA-376 Part 1 18.3.1.40 f, 18.18.6 ST_CellFormulaType")
+def _():
+    return one_cell('<c r="A1"><f t="dataTable" ref="A1:B2" dt2D="1" dtr="1" r1="C1" r2="D1"/><v>3</v></c>')
+
+
+@case("i_rows_out_of_order.xlsx", "row 3 before row 1 and C1 before A1: the dump orders them",
+      "ECMA-376 Part 1 18.3.1.80 sheetData (order not stated as a reading rule); docconform SPEC dump order")
+def _():
+    return package(sheet('<row r="3"><c r="A3"><v>3</v></c></row><row r="1"><c r="C1"><v>2</v></c><c r="A1"><v>1</v></c></row>'))
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
