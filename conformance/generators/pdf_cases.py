@@ -481,6 +481,35 @@ def nested_arrays(depth):
     return bytes(b.data)
 
 
+def kids_not_array():
+    """The /Pages node's /Kids is 3 0 R, a reference to the page, not an array."""
+    b = Builder()
+    b.obj(1, b"<< /Type /Catalog /Pages 2 0 R >>")
+    b.obj(2, b"<< /Type /Pages /Kids 3 0 R /Count 1 /MediaBox [0 0 612 792] >>")
+    b.obj(3, b"<< /Type /Page /Parent 2 0 R >>")
+    b.table(range(4), b"<< /Size 4 /Root 1 0 R >>")
+    return bytes(b.data)
+
+
+def page_header_generation(gen):
+    """The page's object header says generation `gen`; its table entry says 0."""
+    b = Builder()
+    b.obj(1, b"<< /Type /Catalog /Pages 2 0 R >>")
+    b.obj(2, b"<< /Type /Pages /Kids [3 0 R] /Count 1 /MediaBox [0 0 612 792] >>")
+    b.obj(3, b"<< /Type /Page /Parent 2 0 R >>", gen)
+    b.table(range(4), b"<< /Size 4 /Root 1 0 R >>")
+    return bytes(b.data)
+
+
+def xref_stream_index_odd():
+    """/Index [0 5 7]: a first object number without its count."""
+    b = Builder()
+    one_page(b)
+    rows = [(0, 0, 0, 65535)] + [(n, 1, b.offsets[n], 0) for n in (1, 2, 3)]
+    custom_xref_stream(b, 4, [1, 4, 2], rows, b"/Size 5 /Root 1 0 R", index=b"0 5 7")
+    return bytes(b.data)
+
+
 CASES = {
     "y_classic_20_byte_entries.pdf": classic(),
     "y_classic_19_byte_entries_lf.pdf": classic(b"\n"),
@@ -538,6 +567,10 @@ CASES = {
     "n_root_reference_to_no_object.pdf": root_value(b"9 0 R"),
     "n_trailer_without_root.pdf": replace_once(classic(), b" /Root 1 0 R", b""),
     "n_objstm_n_not_integer.pdf": objstm_file(n=b"(3)"),
+    "y_xref_stream_offset_field_8_bytes.pdf": xref_stream_w([1, 8, 2]),
+    "n_xref_stream_index_odd.pdf": xref_stream_index_odd(),
+    "n_kids_not_array.pdf": kids_not_array(),
+    "n_object_header_generation_mismatch.pdf": page_header_generation(1),
 }
 
 
