@@ -59,6 +59,8 @@ def leaf_pages(pdf, table):
     stack = [(root, {})]
     while stack:
         node, inherited = stack.pop()
+        if node is None:
+            reject("format")  # a kid libqpdf resolves to null: an object the file lacks or libqpdf could not find
         if node.is_indirect:
             if node.objgen in seen:
                 reject("format")  # a page-tree loop or a shared node

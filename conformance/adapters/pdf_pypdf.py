@@ -304,7 +304,8 @@ def dump(path, level, warnings):
                 lines.append("obj %d %d %s" % (num, gen, object_text(reader.get_object(IndirectObject(num, gen, reader)))))
         version = reader.pdf_header[len("%PDF-"):].encode("latin-1")
     # RecursionError: pypdf follows a /Length that refers to its own stream without end.
-    except (pypdf.errors.PyPdfError, ValueError, KeyError, AssertionError, StopIteration, RecursionError) as e:
+    # TypeError: pypdf compares or counts with an object stream's /N or /First without checking that it is an integer.
+    except (pypdf.errors.PyPdfError, ValueError, KeyError, AssertionError, StopIteration, RecursionError, TypeError) as e:
         reject("format", "%s: %s" % (type(e).__name__, e))
     repairs = [m for m in warnings.messages if not m.startswith(NOT_A_REPAIR)]
     if repairs:

@@ -389,6 +389,128 @@ def stream_keyword_spaces():
     return bytes(b.data)
 
 
+def custom_xref_stream(b, num, w, rows, extra, index=None):
+    """An unfiltered xref stream whose /W is `w` (a list of widths) and whose rows are
+    (num, fields...) with one value per width, widths of 0 leaving their field out; the stream's
+    own row (type 1, its offset, 0) is added. index: /Index as written (default: the rows' runs)."""
+    at = len(b.data)
+    rows = sorted(rows + [(num, 1, at, 0)])
+    packed = b""
+    for row in rows:
+        for width, value in zip(w, row[1:]):
+            packed += value.to_bytes(width, "big") if width else b""
+    if index is None:
+        runs = []
+        for row in rows:
+            if runs and row[0] == runs[-1][0] + runs[-1][1]:
+                runs[-1][1] += 1
+            else:
+                runs.append([row[0], 1])
+        index = b" ".join(b"%d %d" % (a, c) for a, c in runs)
+    dict_body = b"/Type /XRef /W [%s] /Index [%s] " % (b" ".join(b"%d" % x for x in w), index) + extra
+    b.stream(num, dict_body, packed)
+    b.data += b"startxref\n%d\n%%%%EOF\n" % at
+    return at
+
+
+def xref_stream_w(w, extra=b"/Size 5 /Root 1 0 R", from_object=0):
+    """One page, the xref stream (object 4) written with /W `w`; rows from object `from_object`."""
+    b = Builder()
+    one_page(b)
+    rows = [(0, 0, 0, 65535)] if from_object == 0 else []
+    rows += [(n, 1, b.offsets[n], 0) for n in (1, 2, 3)]
+    custom_xref_stream(b, 4, w, rows, extra)
+    return bytes(b.data)
+
+
+def xref_stream_type_field_absent():
+    """/W [0 4 2]: no type field, every row is type 1 (object 0 left out by /Index)."""
+    b = Builder()
+    one_page(b)
+    rows = [(n, 1, b.offsets[n], 0) for n in (1, 2, 3)]
+    at = len(b.data)
+    packed = b"".join(struct.pack(">IH", off, 0) for off in [b.offsets[1], b.offsets[2], b.offsets[3], at])
+    b.stream(4, b"/Type /XRef /W [0 4 2] /Index [1 4] /Size 5 /Root 1 0 R", packed)
+    b.data += b"startxref\n%d\n%%%%EOF\n" % at
+    return bytes(b.data)
+
+
+def xref_stream_unknown_type():
+    """Object 5 has a row of type 3: a reference to it is null (the page's /Rotate 5 0 R)."""
+    b = Builder()
+    one_page(b, b" /Rotate 5 0 R")
+    b.obj(5, b"90")
+    rows = [(0, 0, 0, 65535)] + [(n, 1, b.offsets[n], 0) for n in (1, 2, 3)] + [(5, 3, b.offsets[5], 0)]
+    custom_xref_stream(b, 4, [1, 4, 2], rows, b"/Size 6 /Root 1 0 R")
+    return bytes(b.data)
+
+
+def xref_stream_rows_short():
+    """/Index [0 6] with /Size 6, but the data holds the rows of objects 0 to 4 only."""
+    b = Builder()
+    one_page(b)
+    rows = [(0, 0, 0, 65535)] + [(n, 1, b.offsets[n], 0) for n in (1, 2, 3)]
+    custom_xref_stream(b, 4, [1, 4, 2], rows, b"/Size 6 /Root 1 0 R", index=b"0 6")
+    return bytes(b.data)
+
+
+def root_value(root):
+    """A table file whose trailer's /Root is `root`; objects 1-3 a one-page tree, 4 an array."""
+    b = Builder()
+    one_page(b)
+    b.obj(4, b"[/Not /A /Catalog]")
+    b.table(range(5), b"<< /Size 5 /Root " + root + b" >>")
+    return bytes(b.data)
+
+
+def generation_mismatch():
+    """The page's /Rotate is 4 1 R; object 4 (90) has generation 0: the reference is null."""
+    b = Builder()
+    one_page(b, b" /Rotate 4 1 R")
+    b.obj(4, b"90")
+    b.table(range(5), b"<< /Size 5 /Root 1 0 R >>")
+    return bytes(b.data)
+
+
+def nested_arrays(depth):
+    """Object 4 is `depth` arrays, one inside the other (the page's /Nested 4 0 R)."""
+    b = Builder()
+    one_page(b, b" /Nested 4 0 R")
+    b.obj(4, b"[" * depth + b"]" * depth)
+    b.table(range(5), b"<< /Size 5 /Root 1 0 R >>")
+    return bytes(b.data)
+
+
+def kids_not_array():
+    """The /Pages node's /Kids is 3 0 R, a reference to the page, not an array."""
+    b = Builder()
+    b.obj(1, b"<< /Type /Catalog /Pages 2 0 R >>")
+    b.obj(2, b"<< /Type /Pages /Kids 3 0 R /Count 1 /MediaBox [0 0 612 792] >>")
+    b.obj(3, b"<< /Type /Page /Parent 2 0 R >>")
+    b.table(range(4), b"<< /Size 4 /Root 1 0 R >>")
+    return bytes(b.data)
+
+
+def page_header_generation(gen):
+    """The page's object header says generation `gen`; its table entry says 0."""
+    b = Builder()
+    b.obj(1, b"<< /Type /Catalog /Pages 2 0 R >>")
+    b.obj(2, b"<< /Type /Pages /Kids [3 0 R] /Count 1 /MediaBox [0 0 612 792] >>")
+    b.obj(3, b"<< /Type /Page /Parent 2 0 R >>", gen)
+    b.table(range(4), b"<< /Size 4 /Root 1 0 R >>")
+    return bytes(b.data)
+
+
+def xref_stream_index_odd():
+    """/Index [0 5 7]: a first object number without its count."""
+    b = Builder()
+    one_page(b)
+    rows = [(0, 0, 0, 65535)] + [(n, 1, b.offsets[n], 0) for n in (1, 2, 3)]
+    custom_xref_stream(b, 4, [1, 4, 2], rows, b"/Size 5 /Root 1 0 R", index=b"0 5 7")
+    return bytes(b.data)
+
+
+
 def xref_stream_keyword_no_eol():
     """The xref stream's data starts right after 'stream ' (a space, no end-of-line marker)."""
     return replace_once(xref_stream_plain(predictor=None), b">>\nstream\n", b">>\nstream ")
@@ -455,6 +577,23 @@ CASES = {
     "i_objstm_xref_index_wrong.pdf": objstm_file(xref_index_shift=1),
     "i_shared_page_node.pdf": shared_page(),
     "i_stream_keyword_trailing_spaces.pdf": stream_keyword_spaces(),
+    "y_xref_stream_type_field_absent.pdf": xref_stream_type_field_absent(),
+    "y_xref_stream_generation_field_absent.pdf": xref_stream_w([1, 4, 0]),
+    "y_xref_stream_unknown_type_is_null.pdf": xref_stream_unknown_type(),
+    "y_reference_generation_mismatch_is_null.pdf": generation_mismatch(),
+    "y_nesting_200.pdf": nested_arrays(200),
+    "n_xref_stream_w_two_fields.pdf": xref_stream_w([1, 4]),
+    "n_xref_stream_w_all_zero.pdf": xref_stream_w([0, 0, 0]),
+    "n_xref_stream_rows_short.pdf": xref_stream_rows_short(),
+    "n_xref_stream_without_size.pdf": xref_stream_w([1, 4, 2], b"/Root 1 0 R"),
+    "n_root_not_dictionary.pdf": root_value(b"4 0 R"),
+    "n_root_reference_to_no_object.pdf": root_value(b"9 0 R"),
+    "n_trailer_without_root.pdf": replace_once(classic(), b" /Root 1 0 R", b""),
+    "n_objstm_n_not_integer.pdf": objstm_file(n=b"(3)"),
+    "y_xref_stream_offset_field_8_bytes.pdf": xref_stream_w([1, 8, 2]),
+    "n_xref_stream_index_odd.pdf": xref_stream_index_odd(),
+    "n_kids_not_array.pdf": kids_not_array(),
+    "n_object_header_generation_mismatch.pdf": page_header_generation(1),
     "n_xref_stream_keyword_no_eol.pdf": xref_stream_keyword_no_eol(),
     "n_xref_stream_object_number_0.pdf": xref_stream_object_number_0(),
     "y_object_number_above_size_is_missing.pdf": objects_above_size(),
