@@ -19,7 +19,9 @@ def read_cells(path):
             if not raw.strip(b" \t\r\n"):
                 continue
             try:
-                value = json.loads(raw)
+                # Decoded first: json.loads(bytes) lets UTF-8-encoded surrogates through and
+                # drops a byte order mark, where a strings file is strict UTF-8 (RFC 8259 8.1).
+                value = json.loads(raw.decode("utf-8"))
                 text = value["s"] if isinstance(value, dict) else value
                 if not isinstance(text, str):
                     raise ValueError("not a string")

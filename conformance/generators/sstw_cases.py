@@ -168,6 +168,7 @@ RAW = {
     "n_line_not_a_string": b'"ok"\n42\n',
     "n_object_without_s": b'"ok"\n{"runs": [[0, 1]]}\n',
     "n_text_after_string": b'"ok"\n"abc" "def"\n',
+    "n_utf8_encoded_surrogates": b'"ok"\n"\xed\xa0\xbd\xed\xb8\x80"\n',
 }
 
 
