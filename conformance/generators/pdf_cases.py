@@ -481,6 +481,14 @@ def nested_arrays(depth):
     return bytes(b.data)
 
 
+def nesting_in_page(depth):
+    """The page dictionary, read at every level, holds `depth` arrays one inside the other."""
+    b = Builder()
+    one_page(b, b" /Nested " + b"[" * depth + b"]" * depth)
+    b.table(range(4), b"<< /Size 4 /Root 1 0 R >>")
+    return bytes(b.data)
+
+
 def kids_not_array():
     """The /Pages node's /Kids is 3 0 R, a reference to the page, not an array."""
     b = Builder()
@@ -597,6 +605,7 @@ CASES = {
     "n_xref_stream_keyword_no_eol.pdf": xref_stream_keyword_no_eol(),
     "n_xref_stream_object_number_0.pdf": xref_stream_object_number_0(),
     "y_object_number_above_size_is_missing.pdf": objects_above_size(),
+    "n_nesting_201_in_page.pdf": nesting_in_page(200),
 }
 
 

@@ -208,11 +208,15 @@ T& element(std::vector<T>& list, std::size_t n) {
 
 }  // namespace
 
-void Parser::parse_value(std::uint32_t depth, Object& out) {
-  if (depth > limits_.max_depth) {
+void Parser::check_nesting(std::uint32_t depth) const {
+  // The container at `depth` is the (depth + 1)-th open one.
+  if (depth >= limits_.max_depth) {
     throw Error(ErrorKind::limit, {file_, part_.str(), offset()},
                 "nesting deeper than max_depth (" + std::to_string(limits_.max_depth) + ")");
   }
+}
+
+void Parser::parse_value(std::uint32_t depth, Object& out) {
   skip_ws();
   const int c = peek();
   if (c < 0) fail("unexpected end of data, expected an object");
@@ -274,6 +278,7 @@ constexpr std::size_t large_count = 4096;
 }  // namespace
 
 void Parser::parse_array(std::uint32_t depth, Object& out) {
+  check_nesting(depth);
   const std::size_t open = pos_++;
   reset(out, Kind::array);
   element_added(0, open, false, out);
@@ -298,6 +303,7 @@ void Parser::parse_array(std::uint32_t depth, Object& out) {
 }
 
 void Parser::parse_dict(std::uint32_t depth, Object& out) {
+  check_nesting(depth);
   const std::size_t open = pos_;
   pos_ += 2;
   reset(out, Kind::dict);

@@ -92,6 +92,8 @@ class Parser {
   }
   int peek() { return peek_end() ? -1 : data_[pos_]; }  // next byte or -1 at the end of the data
   void parse_value(std::uint32_t depth, Object& out);
+  // Throws Error(limit) when a container at `depth` would be nested deeper than max_depth.
+  void check_nesting(std::uint32_t depth) const;
   void parse_array(std::uint32_t depth, Object& out);
   void parse_dict(std::uint32_t depth, Object& out);
   // After the n-th element of the container opened at `open`: fails past max_container_elements,

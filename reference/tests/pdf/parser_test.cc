@@ -107,6 +107,20 @@ TEST(Parser, NestingDepthIsLimited) {
   }
 }
 
+// SPEC pdf rule 9: at most max_depth (200) arrays and dictionaries open at once.
+TEST(Parser, NestingLimitCountsEveryOpenContainer) {
+  const Limits limits;
+  ASSERT_EQ(limits.max_depth, 200u);
+  auto nested = [](std::size_t arrays) { return "<< /A " + std::string(arrays, '[') + std::string(arrays, ']') + " >>"; };
+  EXPECT_NO_THROW(parse_object_text(nested(199)));
+  try {
+    parse_object_text(nested(200));
+    FAIL() << "201 levels read";
+  } catch (const Error& e) {
+    EXPECT_NE(e.message().find("nesting deeper than max_depth (200)"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Writer, SyntaxRoundTrips) {
   // Integers too large for 64 bits are read as reals; past the double range, as infinities.
   const std::string beyond_doubles = std::string(400, '8');
