@@ -708,6 +708,24 @@ def _():
     return package(sheet('<row r="3"><c r="A3"><v>3</v></c></row><row r="1"><c r="C1"><v>2</v></c><c r="A1"><v>1</v></c></row>'))
 
 
+@case("n_comment_double_hyphen.xlsx", "the sheet holds the comment <!-- a -- b -->",
+      "XML 1.0 2.5 (the string -- must not occur within comments)")
+def _():
+    return package(sheet(ROW % '<c r="A1"><v>1</v></c>' + "<!-- a -- b -->"))
+
+
+@case("n_xml_declaration_after_white_space.xlsx", "xl/workbook.xml starts with a line feed, then its XML declaration",
+      "XML 1.0 2.8 [22] prolog (the declaration comes first), 2.6 (the target xml is reserved)")
+def _():
+    return package(sheet(ROW % '<c r="A1"><v>1</v></c>'), wb="\n" + workbook())
+
+
+@case("n_cell_reference_without_row.xlsx", "a cell whose r is B: column letters with no row number",
+      "ECMA-376 Part 1 18.18.7 ST_CellRef (column letters, then a row number)")
+def _():
+    return package(sheet('<row r="1"><c r="A1"><v>1</v></c><c r="B"><v>2</v></c></row>'))
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)

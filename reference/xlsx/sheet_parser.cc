@@ -313,18 +313,19 @@ class SheetParser {
   // r: the cell's column, and its row's number when the row has none.
   void cell_reference(Span value, std::uint64_t offset, Row& row, RowState& state, std::uint32_t& column) {
     std::uint32_t ref_row = 0;
-    if (!parse_cell_ref(value, column, ref_row) || column == 0) sc_.fail("malformed cell reference");
+    // ST_CellRef: column letters, then a row number (ECMA-376 Part 1 18.18.7).
+    if (!parse_cell_ref(value, column, ref_row) || column == 0 || ref_row == 0) sc_.fail("malformed cell reference");
     if (column > max_columns || ref_row > max_rows) {
       range_error(offset, "cell reference " + std::string(value.view()) + " is outside A1:XFD1048576");
     }
-    if (ref_row != 0 && state.implicit && state.cells == 0) {
+    if (state.implicit && state.cells == 0) {
       // A row without r whose first cell carries a reference: the cell numbers the row.
       if (state.counted_relative) --out_.relative_rows;
       state.counted_relative = false;
       row.number = ref_row;
       state.implicit = false;
       seen_explicit_ = true;
-    } else if (ref_row != 0 && !state.implicit && ref_row != row.number) {
+    } else if (!state.implicit && ref_row != row.number) {
       sc_.fail("cell reference names another row than its <row>");
     }
   }

@@ -305,7 +305,12 @@ inline Token XmlScanner::scan_markup() {
       p_ = token_;
       return Token::incomplete;
     }
-    if (token_ == declaration_at_) check_declaration(token_ + 2, found);
+    if (token_ == declaration_at_) {
+      check_declaration(token_ + 2, found);
+    } else if (found - (token_ + 2) >= 3 && equals_ignoring_ascii_case({token_ + 2, 3}, "XML") &&
+               (found == token_ + 5 || is_space(token_[5]))) {
+      fail("an XML declaration (or a processing instruction named xml) not at the start of the part");
+    }
     return Token::end_of_input;
   }
   if (c == '!') {
@@ -322,6 +327,11 @@ inline Token XmlScanner::scan_markup() {
         if (final_) fail("unterminated comment");
         p_ = token_;
         return Token::incomplete;
+      }
+      // XML 1.0 2.5: no "--" inside a comment, and no '-' right before its end.
+      const std::string_view text(reinterpret_cast<const char*>(token_ + 4), static_cast<std::size_t>(found - token_ - 4));
+      if (text.find("--") != std::string_view::npos || (!text.empty() && text.back() == '-')) {
+        fail("'--' inside a comment");
       }
       return Token::end_of_input;
     }

@@ -120,6 +120,14 @@ TEST(XlsxCellTypes, RowWithoutNumberTakesItFromItsFirstCell) {
             "cell B7 n 1\ncell C7 n 2\ncell A8 n 3\n");
 }
 
+// ST_CellRef (ECMA-376 Part 1 18.18.7) is column letters then a row number: neither alone.
+TEST(XlsxCellTypes, ACellReferenceNeedsItsColumnAndItsRow) {
+  for (const char* ref : {"B", "7", "", "1A", "A0"}) {
+    EXPECT_THROW(cells(std::string("<row r=\"1\"><c r=\"") + ref + "\"><v>1</v></c></row>"), Error) << ref;
+    EXPECT_THROW(cells(std::string("<row><c r=\"") + ref + "\"><v>1</v></c></row>"), Error) << ref;
+  }
+}
+
 TEST(XlsxCellTypes, RichTextRunsConcatenatePhoneticTextExcluded) {
   EXPECT_EQ(cells("<row r=\"1\"><c r=\"A1\" t=\"s\"><v>0</v></c></row>",
                   "<si><r><rPr><b/></rPr><t>bold</t></r><r><t xml:space=\"preserve\"> rest</t></r>"

@@ -41,8 +41,20 @@ TEST(XlsxXml, TheDeclarationMayNameOnlyUtf8InAnUtf8Part) {
       EXPECT_NE(std::string(e.what()).find("encoding"), std::string::npos) << e.what();
     }
   }
-  // Not at the part's start it is an ordinary processing instruction, skipped.
-  EXPECT_EQ(cells("<!-- c --><?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>" + body), "cell A1 n 1\n");
+  // Anywhere else a declaration is an error (XML 1.0 2.8, and the target xml is reserved, 2.6).
+  EXPECT_THROW(cells("<!-- c --><?xml version=\"1.0\"?>" + body), Error);
+  EXPECT_THROW(cells("\n<?xml version=\"1.0\"?>" + body), Error);
+  EXPECT_THROW(cells(body.substr(0, body.size() - 12) + "<?XML x?></worksheet>"), Error);
+  EXPECT_EQ(cells("<?xml-stylesheet href=\"a\"?>" + body), "cell A1 n 1\n");
+}
+
+// XML 1.0 2.5: "--" never appears inside a comment, nor '-' right before its end.
+TEST(XlsxXml, CommentsHoldNoDoubleHyphen) {
+  const std::string body = sheet("<row r=\"1\"><c r=\"A1\"><v>1</v></c></row>");
+  EXPECT_EQ(cells("<!-- a - b --><!----><!--- c -->" + body), "cell A1 n 1\n");
+  for (const char* comment : {"<!-- a -- b -->", "<!-- a --->", "<!------>"}) {
+    EXPECT_THROW(cells(comment + body), Error) << comment;
+  }
 }
 
 TEST(XlsxXml, AUtf16PartIsRejectedAtItsByteOrderMark) {
