@@ -5,7 +5,8 @@ pdfinfo prints a PDF's version and page count but nothing of its cross-reference
 cannot write any level of the pdf dump (level 1 already needs `objects`) and is no adapter of
 conformance/adapters/ADAPTERS.tsv. What it can confirm, it does here: for every y_ case of
 conformance/cases/pdf/, its "PDF version:" and "Pages:" must equal the `version` and `pages` lines
-of golden/pdf/<case>.dump.
+of golden/pdf/<case>.dump, except for a case of the directory's CONSENSUS-EXCEPTIONS.tsv (no two
+engines reproduce it, for the reason written there), where a difference is reported, not failed.
 Usage: pdf_pdfinfo_agrees.py ROOT   (exit 77 when pdfinfo is absent)
 """
 import os
@@ -21,7 +22,9 @@ def main():
         print("SKIP: needs pdfinfo (poppler-utils; ci/setup --tools installs it)")
         return 77
     cases = os.path.join(root, "conformance", "cases", "pdf")
-    failures = checked = 0
+    with open(os.path.join(cases, "CONSENSUS-EXCEPTIONS.tsv"), encoding="utf-8") as f:
+        exceptions = {line.split("\t", 1)[0] for line in f if line.strip() and not line.startswith("#")}
+    failures = checked = known_differences = 0
     for name in sorted(os.listdir(cases)):
         if not (name.startswith("y_") and name.endswith(".pdf")):
             continue
@@ -40,9 +43,13 @@ def main():
         want = (golden["version"], golden["pages"])
         checked += 1
         if p.returncode != 0 or got != want:
-            failures += 1
-            print("FAIL %s: pdfinfo says version %s pages %s, golden %s pages %s (exit %d)" % ((name,) + got + want + (p.returncode,)))
-    print("pdfinfo: %d y_ cases, %d agree on version and pages" % (checked, checked - failures))
+            known = name in exceptions
+            known_differences += known
+            failures += not known
+            print("%s %s: pdfinfo says version %s pages %s, golden %s pages %s (exit %d)" % (
+                ("KNOWN" if known else "FAIL", name) + got + want + (p.returncode,)))
+    print("pdfinfo: %d y_ cases, %d agree on version and pages, %d known differences" % (
+        checked, checked - failures - known_differences, known_differences))
     return 1 if failures or checked == 0 else 0
 
 
