@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Writes docs/findings.md: every recorded departure of a third-party implementation
-(conformance/expectations/<name>.tsv), with the implementation's engine and version
+(conformance/expectations/<name>.tsv) and every departure of an ungated one in the published
+run (conformance/results/results.json), with the implementation's engine and version
 (conformance/adapters/ADAPTERS.tsv; the version from the adapter's version command), the case
 file as its minimal reproducer, the status, the reason and the rule the case tests (CASES.tsv).
 
@@ -9,6 +10,7 @@ Usage: findings.py ROOT            print the page
                                    implementation's version cannot be read on this machine)
        findings.py ROOT --write    rewrite docs/findings.md
 """
+import json
 import os
 import subprocess
 import sys
@@ -62,6 +64,34 @@ def rules(root, fmt):
     return {row[0]: row[3] for row in rows[1:] if len(row) > 3}
 
 
+def evidence(result):
+    """What the published run saw of an ungated implementation's departure, in one line."""
+    if result["status"] == "wrong_result":
+        lines = [l for l in result["diff"].splitlines() if not l.startswith(("---", "+++"))]
+        first = [next((l for l in lines if l.startswith(sign)), sign + " (none)") for sign in "-+"]
+        return "published run: golden %s, this %s" % (first[0][1:], first[1][1:])
+    if result["status"] == "rejected_must_accept":
+        lines = [l for l in result["stderr"].splitlines() if l.strip() and not l.startswith("error:")]
+        return "published run: " + (lines[0] if lines else result["detail"])
+    return "published run: " + {"accepted_must_reject": "read it", "timeout": "no dump before the timeout"}.get(
+        result["status"], result["status"])
+
+
+def published_departures(root):
+    """name -> [(case, status, evidence)]: the ungated implementations' departures in the
+    published run."""
+    path = os.path.join(root, "conformance", "results", "results.json")
+    if not os.path.exists(path):
+        return {}
+    with open(path, encoding="utf-8") as f:
+        results = json.load(f)["results"]
+    out = {}
+    for r in results:
+        if r["outcome"] == "departure":
+            out.setdefault(r["impl"], []).append((r["case"], r["status"], evidence(r)))
+    return out
+
+
 def cell(text):
     return text.replace("|", "\\|")
 
@@ -69,14 +99,16 @@ def cell(text):
 def page(root):
     adapters = third_party(root)
     ungated = [name for name, (_, _, gated) in adapters.items() if not gated]
-    out = [HEADER, "Ungated implementations record no departures; theirs (%s) are in the results matrix\n"
-           "(`conformance/results/`).\n" % ", ".join(ungated)]
+    out = [HEADER, "Ungated implementations (%s) record no expectations: their rows are the departures of\n"
+           "the published run (`conformance/results/`), with what it saw.\n" % ", ".join(ungated)]
+    published = published_departures(root)
     rule_cache = {}
-    for name, (engine, version_command, _) in adapters.items():
+    for name, (engine, version_command, gated) in adapters.items():
         path = os.path.join(root, "conformance", "expectations", name + ".tsv")
-        if not os.path.exists(path):
-            continue
-        rows = [r for r in read_tsv(path) if r[0] != "case"]
+        if gated:
+            rows = [r for r in read_tsv(path) if r[0] != "case"] if os.path.exists(path) else []
+        else:
+            rows = published.get(name, [])
         if not rows:
             continue
         out.append("\n## %s (engine %s, version %s)\n\n" % (name, engine, version(root, version_command)))
