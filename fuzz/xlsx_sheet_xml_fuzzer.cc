@@ -1,9 +1,10 @@
 // xlsx_sheet_xml: worksheet XML alone. The SpreadsheetML scanner against expat: on every input
 // expat accepts as well-formed (forced to UTF-8, no DTD), the scanner accepts it too and
 // reports the same elements, attribute values and character data (adjacent text and CDATA
-// merged), unless the XML declaration names another encoding, which the scanner rejects. Then the sheet parser runs on it, whole and split at row boundaries, and the two
-// results must agree; whole, with and without the shortcut for plain cells, it must give the
-// same result or the same error at the same offset. Nothing may crash, leak or hang.
+// merged), unless the XML declaration names another encoding, which the scanner rejects. Then
+// the sheet parser runs on it, whole and split at row boundaries, and the two results must
+// agree; whole, with and without the shortcut for plain cells, it must give the same result or
+// the same error at the same offset. Nothing may crash, leak or hang.
 #include <expat.h>
 
 #include <cstddef>

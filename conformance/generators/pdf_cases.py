@@ -17,6 +17,17 @@ def entry(offset, gen, kind, eol=b"\r\n"):
     return b"%010d %05d %s" % (offset, gen, kind) + eol
 
 
+def subsections(nums):
+    """(first, count) of each run of consecutive numbers in sorted nums."""
+    runs = []
+    for n in nums:
+        if runs and n == runs[-1][0] + runs[-1][1]:
+            runs[-1][1] += 1
+        else:
+            runs.append([n, 1])
+    return runs
+
+
 class Builder:
     """Accumulates objects and records their offsets."""
 
@@ -36,16 +47,9 @@ class Builder:
         """A classic section listing nums (contiguous runs become subsections)."""
         at = len(self.data)
         out = b"xref\n"
-        nums = sorted(nums)
-        runs = []
-        for n in nums:
-            if runs and n == runs[-1][-1] + 1:
-                runs[-1].append(n)
-            else:
-                runs.append([n])
-        for run in runs:
-            out += b"%d %d\n" % (run[0], len(run))
-            for n in run:
+        for first, count in subsections(sorted(nums)):
+            out += b"%d %d\n" % (first, count)
+            for n in range(first, first + count):
                 if n == 0 and first_free:
                     out += entry(0, 65535, b"f", eol)
                 elif n in self.offsets:
@@ -61,12 +65,8 @@ class Builder:
         row_types[k % len(row_types)]), b"tiff" (TIFF predictor 2) or None (no filter)."""
         at = len(self.data)
         rows = sorted(rows + [(num, 1, at if self_offset is None else self_offset, 0)])
-        index, packed, prev = [], b"", bytes(7)
+        packed, prev = b"", bytes(7)
         for k, (n, t, f2, f3) in enumerate(rows):
-            if index and n == index[-1][0] + index[-1][1]:
-                index[-1][1] += 1
-            else:
-                index.append([n, 1])
             row = struct.pack(">BIH", t, f2, f3)
             if predictor == b"png":
                 kind = row_types[k % len(row_types)]
@@ -76,6 +76,7 @@ class Builder:
                 packed += bytes((row[i] - (row[i - 1] if i else 0)) & 0xFF for i in range(7))
             else:
                 packed += row
+        index = subsections([n for n, _, _, _ in rows])
         dict_body = b"/Type /XRef /W [1 4 2] /Index [%s] " % b" ".join(b"%d %d" % (a, c) for a, c in index) + extra
         if predictor:
             packed = zlib.compress(packed)
@@ -400,13 +401,7 @@ def custom_xref_stream(b, num, w, rows, extra, index=None):
         for width, value in zip(w, row[1:]):
             packed += value.to_bytes(width, "big") if width else b""
     if index is None:
-        runs = []
-        for row in rows:
-            if runs and row[0] == runs[-1][0] + runs[-1][1]:
-                runs[-1][1] += 1
-            else:
-                runs.append([row[0], 1])
-        index = b" ".join(b"%d %d" % (a, c) for a, c in runs)
+        index = b" ".join(b"%d %d" % (a, c) for a, c in subsections([row[0] for row in rows]))
     dict_body = b"/Type /XRef /W [%s] /Index [%s] " % (b" ".join(b"%d" % x for x in w), index) + extra
     b.stream(num, dict_body, packed)
     b.data += b"startxref\n%d\n%%%%EOF\n" % at
@@ -420,18 +415,6 @@ def xref_stream_w(w, extra=b"/Size 5 /Root 1 0 R", from_object=0):
     rows = [(0, 0, 0, 65535)] if from_object == 0 else []
     rows += [(n, 1, b.offsets[n], 0) for n in (1, 2, 3)]
     custom_xref_stream(b, 4, w, rows, extra)
-    return bytes(b.data)
-
-
-def xref_stream_type_field_absent():
-    """/W [0 4 2]: no type field, every row is type 1 (object 0 left out by /Index)."""
-    b = Builder()
-    one_page(b)
-    rows = [(n, 1, b.offsets[n], 0) for n in (1, 2, 3)]
-    at = len(b.data)
-    packed = b"".join(struct.pack(">IH", off, 0) for off in [b.offsets[1], b.offsets[2], b.offsets[3], at])
-    b.stream(4, b"/Type /XRef /W [0 4 2] /Index [1 4] /Size 5 /Root 1 0 R", packed)
-    b.data += b"startxref\n%d\n%%%%EOF\n" % at
     return bytes(b.data)
 
 
@@ -518,7 +501,6 @@ def xref_stream_index_odd():
     return bytes(b.data)
 
 
-
 def xref_stream_keyword_no_eol():
     """The xref stream's data starts right after 'stream ' (a space, no end-of-line marker)."""
     return replace_once(xref_stream_plain(predictor=None), b">>\nstream\n", b">>\nstream ")
@@ -585,7 +567,8 @@ CASES = {
     "i_objstm_xref_index_wrong.pdf": objstm_file(xref_index_shift=1),
     "i_shared_page_node.pdf": shared_page(),
     "i_stream_keyword_trailing_spaces.pdf": stream_keyword_spaces(),
-    "y_xref_stream_type_field_absent.pdf": xref_stream_type_field_absent(),
+    # /W [0 4 2]: no type field, every row is type 1 (object 0 left out by /Index).
+    "y_xref_stream_type_field_absent.pdf": xref_stream_w([0, 4, 2], from_object=1),
     "y_xref_stream_generation_field_absent.pdf": xref_stream_w([1, 4, 0]),
     "y_xref_stream_unknown_type_is_null.pdf": xref_stream_unknown_type(),
     "y_reference_generation_mismatch_is_null.pdf": generation_mismatch(),

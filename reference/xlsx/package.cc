@@ -117,7 +117,8 @@ std::string relationship_kind(const std::string& type) {
       "http://schemas.microsoft.com/office/2006/relationships/",
   };
   for (const std::string_view ns : namespaces) {
-    if (type.size() > ns.size() && type.compare(0, ns.size(), ns) == 0 && type.find('/', ns.size()) == std::string::npos) {
+    if (type.size() > ns.size() && type.compare(0, ns.size(), ns) == 0 &&
+        type.find('/', ns.size()) == std::string::npos) {
       return type.substr(ns.size());
     }
   }

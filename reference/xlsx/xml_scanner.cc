@@ -134,11 +134,11 @@ void XmlScanner::check_declaration(const std::uint8_t* content, const std::uint8
   if (end - content < 4 || std::memcmp(content, "xml", 3) != 0 || !is_space(content[3])) return;
   const Span encoding = declaration_value(content + 3, end, "encoding");
   if (encoding.size == 0 || equals_ignoring_ascii_case(encoding, "UTF-8")) return;
-  const std::string named(encoding.view().substr(0, 40));
   if (equals_ignoring_ascii_case(encoding, "UTF-16")) {
     fail("the XML declaration names encoding UTF-16 but the part has no UTF-16 byte order mark (XML 1.0 4.3.3)");
   }
-  fail(("the XML declaration names encoding '" + named + "': a part must be UTF-8 or UTF-16 (OPC M1.17)").c_str());
+  fail(("the XML declaration names encoding '" + std::string(encoding.view().substr(0, 40)) +
+        "': a part must be UTF-8 or UTF-16 (OPC M1.17)").c_str());
 }
 
 void XmlScanner::check_token_size(const std::uint8_t* from, const std::uint8_t* to) const {
@@ -329,7 +329,8 @@ inline Token XmlScanner::scan_markup() {
         return Token::incomplete;
       }
       // XML 1.0 2.5: no "--" inside a comment, and no '-' right before its end.
-      const std::string_view text(reinterpret_cast<const char*>(token_ + 4), static_cast<std::size_t>(found - token_ - 4));
+      const std::string_view text(reinterpret_cast<const char*>(token_ + 4),
+                                  static_cast<std::size_t>(found - token_ - 4));
       if (text.find("--") != std::string_view::npos || (!text.empty() && text.back() == '-')) {
         fail("'--' inside a comment");
       }
