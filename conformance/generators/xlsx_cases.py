@@ -726,6 +726,18 @@ def _():
     return package(sheet('<row r="1"><c r="A1"><v>1</v></c><c r="B"><v>2</v></c></row>'))
 
 
+@case("n_control_character_in_shared_string.xlsx", "a shared string holds a raw U+0001 (the byte 0x01)",
+      "XML 1.0 2.2 (Char: no C0 control but TAB, LF and CR), 2.1 (a well-formed document matches document)")
+def _():
+    return package(sheet(ROW % '<c r="A1" t="s"><v>0</v></c>'), sst="<si><t>a\x01b</t></si>")
+
+
+@case("n_control_character_in_inline_string.xlsx", "an inline string holds a raw U+001F (the byte 0x1F) after a"
+      " TAB and a line feed", "XML 1.0 2.2 (Char: no C0 control but TAB, LF and CR)")
+def _():
+    return package(sheet(ROW % '<c r="A1" t="inlineStr"><is><t>a\tb\nc\x1f</t></is></c>'))
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)

@@ -108,7 +108,11 @@ const std::uint8_t* match_text_shape(const std::uint8_t* p, const std::uint8_t* 
     return nullptr;
   }
   const std::uint8_t* const text = q;
-  q = find_first_of<false>(text, end, '<', '&', '\r');
+  // TAB and LF are text as any other byte; another control byte leaves the element to the
+  // scanner, which rejects it.
+  for (q = find_first_of<true>(text, end, '<', '&', '\r'); q != end && (*q == '\t' || *q == '\n');) {
+    q = find_first_of<true>(q + 1, end, '<', '&', '\r');
+  }
   if (!starts_with(q, end, close)) return nullptr;
   out.text = {text, static_cast<std::size_t>(q - text)};
   out.longest_token = std::max(static_cast<std::size_t>(text - p), out.text.size);

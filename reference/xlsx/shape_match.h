@@ -7,7 +7,8 @@
 //   <row r="N"> and <row r="N" spans="FIRST:LAST">   (start tags), and </row>
 //
 // Nothing else matches: no prefixes, double quotes only, one space before each attribute,
-// attribute values and VALUE free of '&', '<' and control bytes, TEXT free of '&', '<' and CR.
+// attribute values and VALUE free of '&', '<' and control bytes, TEXT free of '&', '<', CR and
+// control bytes other than TAB and LF.
 // For such bytes the token path (XmlScanner::next) reports the same elements, attributes and
 // text, none needing resolving, so a caller can take the matched spans as the values and hand
 // the element to XmlScanner::take_element. Whatever does not match goes to the other paths,

@@ -17,6 +17,7 @@ enum : std::uint8_t {
   colon = 4,          // splits a qualified name
   text_special = 8,   // in character data: '<' ends it, '&' and CR make it need resolving
   value_special = 16, // in an attribute value: '<' is an error, '&', TAB, LF, CR need resolving
+  control = 32,       // a C0 control other than TAB, LF and CR: no XML Char (XML 1.0 2.2)
 };
 
 constexpr std::array<std::uint8_t, 256> make_byte_classes() {
@@ -26,6 +27,9 @@ constexpr std::array<std::uint8_t, 256> make_byte_classes() {
   classes[':'] |= colon;
   for (const std::uint8_t c : {'<', '&', '\r'}) classes[c] |= text_special;
   for (const std::uint8_t c : {'<', '&', '\t', '\n', '\r'}) classes[c] |= value_special;
+  for (unsigned c = 0; c < 0x20; ++c) {
+    if (c != '\t' && c != '\n' && c != '\r') classes[c] |= control | text_special | value_special;
+  }
   return classes;
 }
 
@@ -128,6 +132,19 @@ void XmlScanner::fail_at(std::uint64_t offset, const char* message) const {
   throw Error(ErrorKind::format, {"", "", offset}, message);
 }
 
+void XmlScanner::fail_control(const std::uint8_t* at) const {
+  static constexpr char hex[] = "0123456789ABCDEF";
+  const std::string message = std::string("control character U+00") + hex[*at >> 4] + hex[*at & 0xF] +
+                              " is not allowed in XML (XML 1.0 section 2.2)";
+  throw Error(ErrorKind::format, {"", "", base_ + static_cast<std::uint64_t>(at - begin_)}, message);
+}
+
+void XmlScanner::check_chars(const std::uint8_t* from, const std::uint8_t* to) const {
+  for (; from < to; ++from) {
+    if (is(*from, control)) fail_control(from);
+  }
+}
+
 // OPC [M1.17]: a part is UTF-8 or UTF-16, and a declaration names no other encoding. A part
 // read here is UTF-8, so a declaration naming UTF-16 contradicts its bytes (XML 1.0 4.3.3).
 void XmlScanner::check_declaration(const std::uint8_t* content, const std::uint8_t* end) const {
@@ -225,6 +242,7 @@ inline Token XmlScanner::scan_start_tag() {
     bool plain = true;
     for (; q < end_ && *q != quote; ++q) {
       if (!is(*q, value_special)) continue;
+      if (is(*q, control)) fail_control(q);
       if (*q == '<') less_than = true;
       else plain = false;
     }
@@ -311,6 +329,7 @@ inline Token XmlScanner::scan_markup() {
                (found == token_ + 5 || is_space(token_[5]))) {
       fail("an XML declaration (or a processing instruction named xml) not at the start of the part");
     }
+    check_chars(token_ + 2, found);
     return Token::end_of_input;
   }
   if (c == '!') {
@@ -334,6 +353,7 @@ inline Token XmlScanner::scan_markup() {
       if (text.find("--") != std::string_view::npos || (!text.empty() && text.back() == '-')) {
         fail("'--' inside a comment");
       }
+      check_chars(token_ + 4, found);
       return Token::end_of_input;
     }
     if (starts("<![CDATA[")) {
@@ -345,6 +365,7 @@ inline Token XmlScanner::scan_markup() {
         p_ = token_;
         return Token::incomplete;
       }
+      check_chars(content, found);
       text_ = {content, static_cast<std::size_t>(found - content)};
       text_plain_ = std::memchr(text_.data, '\r', text_.size) == nullptr;
       return Token::cdata;
@@ -482,6 +503,7 @@ Token XmlScanner::next() {
       for (; stop < end_; ++stop) {
         if (!is(*stop, text_special)) continue;
         if (*stop == '<') break;
+        if (is(*stop, control)) fail_control(stop);
         plain = false;
       }
       check_token_size(p_, stop);

@@ -145,6 +145,10 @@ class XmlScanner {
   [[gnu::always_inline]] Token scan_end_tag();
   bool skip_until(const char* terminator, std::size_t length, const std::uint8_t*& found);
   void check_token_size(const std::uint8_t* from, const std::uint8_t* to) const;
+  // A C0 control other than TAB, LF and CR, which no XML document holds (XML 1.0 2.2): the
+  // error names it and its offset.
+  [[noreturn]] void fail_control(const std::uint8_t* at) const;
+  void check_chars(const std::uint8_t* from, const std::uint8_t* to) const;
   // The XML declaration's content (between "<?" and "?>") when the part starts with one.
   void check_declaration(const std::uint8_t* content, const std::uint8_t* end) const;
   [[gnu::always_inline]] Span scan_name(const std::uint8_t*& first_colon);

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "xlsx/xml_scanner.h"
 #include "docconform/error.h"
 #include "test_workbook.h"
@@ -54,6 +56,45 @@ TEST(XlsxXml, CommentsHoldNoDoubleHyphen) {
   EXPECT_EQ(cells("<!-- a - b --><!----><!--- c -->" + body), "cell A1 n 1\n");
   for (const char* comment : {"<!-- a -- b -->", "<!-- a --->", "<!------>"}) {
     EXPECT_THROW(cells(comment + body), Error) << comment;
+  }
+}
+
+// XML 1.0 2.2: a document's characters are Chars, and the C0 controls other than TAB, LF and CR
+// are none, raw or anywhere: text (read by the shortcut or token by token), values, attribute
+// values, CDATA, comments and processing instructions. TAB and LF stay text.
+TEST(XlsxXml, ControlCharactersAreRejectedWhereverTheyAppear) {
+  const auto row = [](const std::string& cell) { return sheet("<row r=\"1\">" + cell + "</row>"); };
+  const std::string shared = "<c r=\"A1\" t=\"s\"><v>0</v></c>";
+  EXPECT_EQ(cells(row(shared), "<si><t>a\tb\nc</t></si>"), "cell A1 s \"a\\u0009b\\u000Ac\"\n");
+  EXPECT_EQ(cells(row("<c r=\"A1\" t=\"inlineStr\"><is><t>a\tb</t></is></c>")), "cell A1 s \"a\\u0009b\"\n");
+  const std::vector<std::pair<std::string, std::string>> documents{
+      {row(shared), "<si><t>a\x01b</t></si>"},
+      {row(shared), "<si><t xml:space=\"preserve\">a\nb\x1F</t></si>"},
+      {row(shared), "<si><r><t>a</t></r><r><t>\x0B</t></r></si>"},
+      {row("<c r=\"A1\" t=\"inlineStr\"><is><t>a\x02</t></is></c>"), ""},
+      {row("<c r=\"A1\" t=\"str\"><v>\x1B</v></c>"), ""},
+      {row(std::string("<c r=\"A1\"><v>1") + '\0' + "</v></c>"), ""},
+      {row("<c r=\"A1\" s=\"\x08\"><v>1</v></c>"), ""},
+      {row("<c r=\"A1\" t=\"inlineStr\"><is><t><![CDATA[a\x07]]></t></is></c>"), ""},
+      {"<!-- \x0C -->" + row("<c r=\"A1\"><v>1</v></c>"), ""},
+      {"<?pi \x0E?>" + row("<c r=\"A1\"><v>1</v></c>"), ""},
+  };
+  for (const auto& [xml, sst] : documents) {
+    try {
+      cells(xml, sst);
+      ADD_FAILURE() << "read: " << xml << " " << sst;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("control character U+00"), std::string::npos) << e.what();
+    }
+  }
+  try {
+    cells(row(shared), "<si><t>ab\x01</t></si>");
+    ADD_FAILURE() << "read";
+  } catch (const Error& e) {
+    const std::string sst_start = std::string("<sst xmlns=\"") + ns_main + "\"><si><t>ab";
+    EXPECT_EQ(e.context().part, "xl/sharedStrings.xml");
+    EXPECT_EQ(e.context().offset, std::optional<std::uint64_t>(sst_start.size())) << e.what();
+    EXPECT_NE(std::string(e.what()).find("U+0001"), std::string::npos) << e.what();
   }
 }
 
