@@ -738,6 +738,19 @@ def _():
     return package(sheet(ROW % '<c r="A1" t="inlineStr"><is><t>a\tb\nc\x1f</t></is></c>'))
 
 
+@case("n_duplicate_sheet_names.xlsx", "two sheets, each with its own part, are both named Data",
+      "ECMA-376 Part 1 18.2.19 sheet (name: this name shall be unique)")
+def _():
+    two = '<sheet name="Data" sheetId="1" r:id="rId1"/><sheet name="Data" sheetId="2" r:id="rId2"/>'
+    entries = package(sheet(ROW % '<c r="A1"><v>1</v></c>'), wb=workbook(two),
+                      wb_rels=rels([("worksheet", "worksheets/sheet1.xml"), ("worksheet", "worksheets/sheet2.xml")]),
+                      extra=[("xl/worksheets/sheet2.xml", sheet(ROW % '<c r="A1"><v>2</v></c>'))])
+    types = content_types([("/xl/workbook.xml", "spreadsheetml.sheet.main+xml"),
+                           ("/xl/worksheets/sheet1.xml", "spreadsheetml.worksheet+xml"),
+                           ("/xl/worksheets/sheet2.xml", "spreadsheetml.worksheet+xml")])
+    return replace_part(entries, "[Content_Types].xml", types)
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <exception>
 #include <new>
+#include <unordered_set>
 
+#include "docconform/canonical.h"
 #include "docconform/error.h"
 #include "docconform/parallel.h"
 #include "sheet_parser.h"
@@ -24,6 +26,7 @@ bool xsd_true(const std::string& v) { return v == "1" || v == "true"; }
 
 WorkbookPart read_workbook_part(const std::string& xml, const ScanLimits& limits) {
   WorkbookPart out;
+  std::unordered_set<std::u16string> names;
   XmlScanner sc = scanner_for(xml, limits);
   for (Token t = next_token(sc); t != Token::end_of_input; t = next_token(sc)) {
     if (t != Token::start) continue;
@@ -51,6 +54,10 @@ WorkbookPart read_workbook_part(const std::string& xml, const ScanLimits& limits
         if (span_is(a.local, "id") && a.prefix.size > 0) e.relationship = {attribute_bytes(a, at), at};
       }
       if (e.relationship.id.empty()) sc.fail("<sheet> without r:id");
+      // ECMA-376 Part 1 18.2.19: a sheet's name shall be unique (formulas name sheets by it).
+      if (!names.insert(e.name).second) {
+        sc.fail(("a second sheet has the name " + canonical_string(e.name) + " (sheet names are unique)").c_str());
+      }
       out.sheets.push_back(std::move(e));
     }
   }

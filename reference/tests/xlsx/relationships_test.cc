@@ -217,6 +217,26 @@ TEST(XlsxRelationships, ARepeatedIdIsAnErrorAtTheSecondRelationship) {
   EXPECT_NE(e.message().find("relationship Id 'rId1' repeats an earlier one"), std::string::npos) << e.what();
 }
 
+// ECMA-376 Part 1 18.2.19: a sheet's name shall be unique; names differing only in case are
+// distinct there (Office's case-insensitive rule is its own, MS-OI29500 2.1.578).
+TEST(XlsxRelationships, SheetNamesAreUniqueAtTheSecondSheet) {
+  const auto two_sheets = [](const char* second) {
+    return Entries{{"_rels/.rels", rels({{"officeDocument", "xl/workbook.xml"}})},
+                   {"xl/workbook.xml", workbook_xml(std::string("<sheet name=\"S\" sheetId=\"1\" r:id=\"rId1\"/><sheet name=\"") +
+                                                    second + "\" sheetId=\"2\" r:id=\"rId2\"/>")},
+                   {"xl/_rels/workbook.xml.rels", rels({{"worksheet", "worksheets/sheet1.xml"}, {"worksheet", "worksheets/sheet2.xml"}})},
+                   {"xl/worksheets/sheet1.xml", one_cell},
+                   {"xl/worksheets/sheet2.xml", one_cell}};
+  };
+  EXPECT_EQ(load(two_sheets("s")).sheets.size(), 2u);
+  const Entries same = two_sheets("S");
+  const Error e = load_error(same);
+  EXPECT_EQ(e.kind(), ErrorKind::format);
+  EXPECT_EQ(e.context().part, "xl/workbook.xml");
+  EXPECT_EQ(e.context().offset, same[1].second.find("<sheet name=\"S\" sheetId=\"2\"")) << e.what();
+  EXPECT_EQ(e.message(), "a second sheet has the name \"S\" (sheet names are unique)");
+}
+
 TEST(XlsxRelationships, TargetsLeavingThePackageAreErrors) {
   const Error e = load_error({{"_rels/.rels", rels({{"officeDocument", "../../etc/workbook.xml"}})}});
   EXPECT_EQ(e.kind(), ErrorKind::format);
