@@ -126,7 +126,8 @@ def classic(eol=b"\r\n"):
     return bytes(b.data)
 
 
-def objstm_file(n=b"3", first=None, header_nums=(1, 2, 3), xref_index_shift=0, stream_extra=b"", length=None):
+def objstm_file(n=b"3", first=None, header_nums=(1, 2, 3), xref_index_shift=0, stream_extra=b"", length=None,
+                endobj=True):
     b = Builder()
     bodies = [b"<< /Type /Catalog /Pages 2 0 R >>",
               b"<< /Type /Pages /Kids [3 0 R] /Count 1 /MediaBox [0 0 595 842] >>",
@@ -138,6 +139,8 @@ def objstm_file(n=b"3", first=None, header_nums=(1, 2, 3), xref_index_shift=0, s
     first_value = b"%d" % len(header) if first is None else first
     b.stream(4, b"/Type /ObjStm /N " + n + b" /First " + first_value + b" /Filter /FlateDecode" + stream_extra,
              zlib.compress(header + data), length)
+    if not endobj:
+        del b.data[-len(b"endobj\n"):]
     rows = [(0, 0, 0, 65535), (4, 1, b.offsets[4], 0)]
     rows += [(k + 1, 2, 4, (k + xref_index_shift) % 3) for k in range(3)]
     b.xref_stream(5, rows, b"/Size 6 /Root 1 0 R")
@@ -338,6 +341,15 @@ def empty_object():
     one_page(b)
     b.obj(4, b"")
     b.table(range(5), b"<< /Size 5 /Root 1 0 R >>")
+    return bytes(b.data)
+
+
+def missing_endobj():
+    """Object 3, the page (read at every level), ends without its endobj keyword."""
+    b = Builder()
+    one_page(b)
+    del b.data[-len(b"endobj\n"):]
+    b.table(range(4), b"<< /Size 4 /Root 1 0 R >>")
     return bytes(b.data)
 
 
@@ -562,6 +574,8 @@ CASES = {
     "i_recover_broken_xref_stream_over_object_stream.pdf": broken_xref_stream_over_object_stream(),
     "i_recover_no_xref_no_trailer.pdf": no_xref_no_trailer(),
     "i_empty_object_is_null.pdf": empty_object(),
+    "n_object_without_endobj.pdf": missing_endobj(),
+    "n_stream_object_without_endobj.pdf": objstm_file(endobj=False),
     "i_leading_garbage_before_header.pdf": leading_garbage(),
     "i_duplicate_key_last_wins.pdf": duplicate_key(),
     "i_objstm_xref_index_wrong.pdf": objstm_file(xref_index_shift=1),

@@ -159,11 +159,15 @@ void Document::read_at(std::uint64_t offset, std::uint32_t num, std::uint32_t ge
       object = Object{};
     } else {
       parser.parse_object(object);
-    }
-    if (object.kind == Kind::dict && parser.try_keyword("stream")) {
-      parser.skip_stream_eol();
-      object.kind = Kind::stream;
-      object.stream_offset = offset + parser.pos();
+      if (object.kind == Kind::dict && parser.try_keyword("stream")) {
+        parser.skip_stream_eol();
+        object.kind = Kind::stream;
+        object.stream_offset = offset + parser.pos();
+      } else if (!parser.try_keyword("endobj")) {
+        // ISO 32000-2 7.3.10: the value is bracketed between obj and endobj (a stream's endobj
+        // follows its endstream, checked with it).
+        parser.fail("expected 'endobj' after the object's value");
+      }
     }
     ++stats_.objects_parsed;
     stats_.parsed_bytes += parser.pos();
@@ -227,12 +231,24 @@ void Document::read_at(std::uint64_t offset, std::uint32_t num, std::uint32_t ge
     throw Error(ErrorKind::format, {file, part.str(), object.stream_offset},
                 "stream /Length " + std::to_string(object.stream_length) + " runs past the end of the file");
   }
-  const auto span = static_cast<std::size_t>(std::min<std::uint64_t>(64, size - end));
-  Parser tail(source_.map(end, span), span, end, true, limits_, file, part);
-  tail.skip_ws();
-  if (!tail.try_keyword("endstream")) {
-    throw Error(ErrorKind::format, {file, part.str(), end},
-                "stream /Length " + std::to_string(object.stream_length) + " does not end at 'endstream'");
+  // endstream, then endobj, each after any white space and comments: 64 bytes hold them in
+  // almost every file; more are read while the bytes run out inside that space.
+  for (std::uint64_t want = 64;; want = std::min(want * 8, grow_limit)) {
+    const auto span = static_cast<std::size_t>(std::min(want, size - end));
+    Parser tail(source_.map(end, span), span, end, span == size - end, limits_, file, part);
+    try {
+      if (!tail.try_keyword("endstream")) {
+        throw Error(ErrorKind::format, {file, part.str(), end},
+                    "stream /Length " + std::to_string(object.stream_length) + " does not end at 'endstream'");
+      }
+      if (!tail.try_keyword("endobj")) tail.fail("expected 'endobj' after 'endstream'");
+      return;
+    } catch (const NeedMore&) {
+      if (want >= grow_limit) {
+        throw Error(ErrorKind::limit, {file, part.str(), end},
+                    "white space after the stream is longer than " + std::to_string(grow_limit) + " bytes (max_object_bytes)");
+      }
+    }
   }
 }
 

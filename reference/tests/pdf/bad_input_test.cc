@@ -199,6 +199,40 @@ TEST(BadInput, StreamKeywordWithoutAnEndOfLineMarker) {
   }
 }
 
+// ISO 32000-2 7.3.10: an indirect object's value stands between obj and endobj (a stream's
+// endobj follows its endstream), white space and comments allowed before each keyword however
+// long. An object without it is rejected (qpdf, MuPDF, pdf.js and pypdf read it), and recovery,
+// which rebuilds the cross-reference data, not objects, rejects it alike.
+TEST(BadInput, EveryObjectEndsWithEndobj) {
+  const auto with_fourth = [](const std::string& body) {
+    std::vector<std::string> bodies = one_page();
+    bodies.push_back(body);
+    return classic_pdf(bodies, "/Info 4 0 R");
+  };
+  // Blanks the last endobj of object 4 (the one before the table): offsets stay as they were.
+  const auto without_endobj = [](std::string bytes) {
+    const std::size_t at = bytes.rfind("endobj", bytes.find("xref\n"));
+    bytes.replace(at, 6, "      ");
+    return bytes;
+  };
+  const std::string dict = with_fourth("<< /Title (t) >>");
+  const std::string stream = with_fourth("<< /Length 3 >>\nstream\nabc\nendstream");
+  const std::string spaced = with_fourth("<< /Title (t) >> % a comment\n" + std::string(5000, ' '));
+  const std::string spaced_stream = with_fourth("<< /Length 3 >>\nstream\nabc" + std::string(100, ' ') + "\nendstream" +
+                                                std::string(5000, ' ') + "% a comment\n");
+  for (const std::string* ok : {&dict, &stream, &spaced, &spaced_stream}) EXPECT_NO_THROW(pdftest::dump(*ok, 3));
+  for (const std::string* intact : {&dict, &stream, &spaced_stream}) {
+    const std::string broken = without_endobj(*intact);
+    const Error e = rejected(broken);
+    EXPECT_EQ(e.kind(), ErrorKind::format) << e.what();
+    EXPECT_EQ(e.context().part, "object 4 0") << e.what();
+    EXPECT_NE(std::string(e.what()).find("expected 'endobj'"), std::string::npos) << e.what();
+    auto source = memory_source(broken);
+    Document recovered(*source, {}, {}, Recovery::rebuild);
+    EXPECT_EQ(pdftest::outcome_of([&] { pdf_dump(recovered, 3); }), e.what());
+  }
+}
+
 TEST(BadInput, ObjectsReferringToThemselves) {
   auto bodies = one_page();
   bodies.push_back("4 0 R");
