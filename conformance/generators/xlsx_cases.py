@@ -751,6 +751,14 @@ def _():
     return replace_part(entries, "[Content_Types].xml", types)
 
 
+@case("n_zip_entry_names_leading_slash.xlsx", "every part under xl/ is stored as a zip entry named with a leading"
+      " slash (/xl/workbook.xml)", "ZIP APPNOTE 4.4.17 (no leading slash in a stored path); ECMA-376 Part 2 (OPC)"
+      " mapping of part names to ZIP item names (the part name without its leading /)")
+def _():
+    entries = package(sheet(ROW % '<c r="A1"><v>1</v></c>'))
+    return [("/" + n if n.startswith("xl/") else n, d) for n, d in entries]
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)

@@ -174,6 +174,11 @@ Package::Package(const std::uint8_t* data, std::size_t size, std::string label, 
   }
   records_ = directory_records(data, size, stated, static_cast<std::uint64_t>(entries));
   for (std::size_t i = 0; i < names_.size(); ++i) {
+    // A zip path has no leading slash (APPNOTE 4.4.17), and an OPC item name is its part name
+    // without the leading '/': "/xl/a.xml" would name the part "//xl/a.xml", which is no part name.
+    if (!names_[i].empty() && (names_[i][0] == '/' || names_[i][0] == '\\')) {
+      fail(ErrorKind::format, names_[i], record_offset(i), "zip entry name '" + names_[i] + "' starts with a slash");
+    }
     // Two entries of one part name (part names compare as a zip reader normalises them): readers
     // that take the first and readers that take the last would see different workbooks.
     const auto [it, added] = lookup_.emplace(part_key(names_[i]), i);

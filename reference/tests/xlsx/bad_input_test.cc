@@ -182,6 +182,20 @@ TEST(XlsxBadInput, ZipBombByDeclaredSize) {
 
 // Two readers must not see two workbooks: an entry whose local header disagrees with its central
 // directory record, or a part name given twice, is refused at the field that disagrees.
+// APPNOTE 4.4.17: a stored path has no leading slash; OPC maps the part /xl/a.xml to the item
+// xl/a.xml. An entry named with one (or a backslash, read as one) rejects the file at its record.
+TEST(XlsxBadInput, AZipEntryNameWithALeadingSlashIsRefused) {
+  for (const std::string name : {"/xl/styles.xml", "\\xl\\styles.xml"}) {
+    const std::string bytes =
+        workbook_with_sheet(sheet("<row r=\"1\"/>"), "", {{name, "<styleSheet xmlns=\"x\"/>"}});
+    const Error e = error_of(bytes);
+    EXPECT_EQ(e.kind(), ErrorKind::format) << e.what();
+    EXPECT_EQ(e.context().part, name);
+    EXPECT_EQ(e.context().offset, bytes.rfind(name) - 46) << e.what();  // the central record holding the name
+    EXPECT_NE(std::string(e.what()).find("starts with a slash"), std::string::npos) << e.what();
+  }
+}
+
 TEST(XlsxBadInput, ZipEntriesThatReadersCouldReadDifferentlyAreRefused) {
   const std::string part = "xl/worksheets/sheet1.xml";
   const std::string good = workbook_with_sheet(sheet("<row r=\"1\"/>"));
