@@ -24,9 +24,12 @@ def main():
         out = subprocess.run([binary, "pdf", pdf, "--source", "mapped,pread,buffered,whole", "--threads", "1,2",
                               "--warm", "--runs", "1", "--json"], check=True, capture_output=True).stdout
     d = json.loads(out)
-    for key in ("file", "bytes", "objects", "pages", "inflater", "zlib_inflate_only_s", "inflate_only_s", "runs"):
+    for key in ("file", "bytes", "objects", "pages", "inflater", "zlib_inflate_only_s", "inflate_only_s", "copy_probe", "runs"):
         if key not in d:
             problems.append("missing key %s" % key)
+    probe = d.get("copy_probe", {})
+    if probe.get("bytes") != d.get("bytes") or not all(probe.get(k, 0) > 0 for k in ("pread_s", "fresh_mapping_s")):
+        problems.append("copy_probe %s does not time both copies of the whole file" % probe)
     if not problems:
         if d["inflater"] not in ("zlib", "isal") or not d["zlib_inflate_only_s"] > 0:
             problems.append("inflater %s, zlib_inflate_only_s %s" % (d["inflater"], d["zlib_inflate_only_s"]))
