@@ -70,9 +70,11 @@ void recache(const std::string& path) {
   if (fd < 0) throw Error(ErrorKind::io, {path, "", std::nullopt}, "cannot open to read into the page cache");
   ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
   std::vector<char> buffer(1 << 20);
-  while (::read(fd, buffer.data(), buffer.size()) > 0) {
+  ssize_t got = 0;
+  while ((got = ::read(fd, buffer.data(), buffer.size())) > 0) {
   }
   ::close(fd);
+  if (got < 0) throw Error(ErrorKind::io, {path, "", std::nullopt}, "cannot read into the page cache");
 }
 
 // How fast this host copies the cached file out, window by window, through pread and through a

@@ -180,8 +180,6 @@ TEST(XlsxBadInput, ZipBombByDeclaredSize) {
   EXPECT_EQ(bytes.compare(at + 46, 24, "xl/worksheets/sheet1.xml"), 0);
 }
 
-// Two readers must not see two workbooks: an entry whose local header disagrees with its central
-// directory record, or a part name given twice, is refused at the field that disagrees.
 // APPNOTE 4.4.17: a stored path has no leading slash; OPC maps the part /xl/a.xml to the item
 // xl/a.xml. An entry named with one (or a backslash, read as one) rejects the file at its record.
 TEST(XlsxBadInput, AZipEntryNameWithALeadingSlashIsRefused) {
@@ -196,6 +194,8 @@ TEST(XlsxBadInput, AZipEntryNameWithALeadingSlashIsRefused) {
   }
 }
 
+// Two readers must not see two workbooks: an entry whose local header disagrees with its central
+// directory record, or a part name given twice, is refused at the field that disagrees.
 TEST(XlsxBadInput, ZipEntriesThatReadersCouldReadDifferentlyAreRefused) {
   const std::string part = "xl/worksheets/sheet1.xml";
   const std::string good = workbook_with_sheet(sheet("<row r=\"1\"/>"));
