@@ -1,5 +1,5 @@
-// sst_reader: arbitrary bytes as a .xls (CFB), a bare BIFF stream or a raw SST record file,
-// under the fuzz limits. Properties: only docconform::Error escapes; a table that reads writes
+// sst_reader: arbitrary bytes as a workbook (CFB or a bare BIFF stream) and as a raw SST record
+// file, under the fuzz limits. Properties: only docconform::Error escapes; a table that reads writes
 // back (fast == naive) and reads again unchanged.
 #include <cstddef>
 #include <cstdint>
@@ -15,9 +15,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace docconform::sst;
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
   const Limits limits = Limits::fuzz();
-  try {
-    (void)sst_dump(bytes, limits);
-  } catch (const docconform::Error&) {
+  for (const SstFileKind kind : {SstFileKind::workbook, SstFileKind::records}) {
+    try {
+      (void)sst_dump(bytes, kind, limits);
+    } catch (const docconform::Error&) {
+    }
   }
 
   ReadOptions options;

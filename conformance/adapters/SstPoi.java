@@ -5,7 +5,7 @@
 //     The shared string table of FILE as the canonical dump (conformance/SPEC.md, format sst):
 //     a workbook (CFB container or bare BIFF stream): POI's record layer (RecordFactory, the one
 //     HSSFWorkbook reads with) over the Workbook stream; the first SSTRecord's strings;
-//     a .sst record file: RecordInputStream + new SSTRecord(in), then only one EXTSST may follow.
+//     a record file (named .sst): RecordInputStream + new SSTRecord(in), then only one EXTSST may follow.
 //     Exit 0 accepted, 1 rejected ("error: <class>"), 2 unsupported (BIFF2-7, encrypted).
 //     With $DOCCONFORM_PHASES set, also times the phases sst_serialize (the table serialized
 //     again, with the digest of its bytes) and xls_write (a workbook of its strings written
@@ -75,10 +75,6 @@ public class SstPoi {
     return b.length >= 8 && (b[0] & 0xFF) == 0xD0 && (b[1] & 0xFF) == 0xCF && (b[2] & 0xFF) == 0x11 && (b[3] & 0xFF) == 0xE0;
   }
 
-  static boolean isBareBiff(byte[] b) {
-    return b.length >= 2 && b[0] == 0x09 && (b[1] & 0xF1) == 0;
-  }
-
   static SSTRecord workbookSst(byte[] bytes) throws Exception {
     InputStream stream;
     if (isCfb(bytes)) {
@@ -119,7 +115,7 @@ public class SstPoi {
     byte[] bytes = Files.readAllBytes(Paths.get(path));
     SSTRecord sst;
     try {
-      sst = isCfb(bytes) || isBareBiff(bytes) ? workbookSst(bytes) : recordFileSst(bytes);
+      sst = path.toLowerCase(java.util.Locale.ROOT).endsWith(".sst") ? recordFileSst(bytes) : workbookSst(bytes);
     } catch (Unsupported | OldExcelFormatException | EncryptedDocumentException e) {
       System.err.println("error: unsupported " + e.getMessage());
       return 2;

@@ -2,7 +2,7 @@
 //
 // SheetJS keeps a legacy .xls workbook's shared string table as workbook.Strings when read with
 // bookSST; each entry's `t` is the string's text. A workbook (CFB container or bare BIFF stream) is
-// read as it is. A .sst record file is not a format SheetJS opens, so the adapter frames its
+// read as it is. A record file (named .sst) is not a format SheetJS opens, so the adapter frames its
 // records as a bare BIFF8 globals substream (BOF, the file's records unchanged, EOF) and lets
 // SheetJS read that; SheetJS parses the SST and its CONTINUE records itself.
 // Usage: node sst_sheetjs.cjs FILE -> dump on stdout, exit 0; exit 1 with "error: <class>".
@@ -28,16 +28,13 @@ function framed(records) {
   return Buffer.concat([record(0x0809, bof), records, record(0x000a, Buffer.alloc(0))]);
 }
 
-function isWorkbook(data) {
-  const cfb = data.length >= 4 && data[0] === 0xd0 && data[1] === 0xcf && data[2] === 0x11 && data[3] === 0xe0;
-  return cfb || (data.length >= 2 && data[0] === 0x09 && (data[1] & 0xf1) === 0);
-}
-
 function main() {
   const data = fs.readFileSync(process.argv[2]);
   let strings;
   try {
-    const workbook = XLSX.read(isWorkbook(data) ? data : framed(data), { type: "buffer", bookSST: true, cellHTML: false });
+    // The name tells the kind (conformance/SPEC.md, format sst, "Case files").
+    const records = process.argv[2].toLowerCase().endsWith(".sst");
+    const workbook = XLSX.read(records ? framed(data) : data, { type: "buffer", bookSST: true, cellHTML: false });
     strings = workbook.Strings || [];
   } catch (e) {
     process.stderr.write(`error: format ${e && e.message ? e.message : e}\n`);

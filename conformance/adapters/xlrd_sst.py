@@ -2,9 +2,9 @@
 """sst adapter: xlrd's shared string table (conformance/SPEC.md, format sst, format sst).
 
 Usage: xlrd_sst.py FILE -> canonical dump on stdout.
-  a workbook (CFB container, or a bare BIFF stream starting with BOF):
-             xlrd.open_workbook(on_demand=True) and its shared strings;
-  otherwise: a raw SST record file (SST, CONTINUE*, EXTSST?) decoded by xlrd.book.unpack_SST_table.
+  a raw SST record file (SST, CONTINUE*, EXTSST?), named .sst: decoded by xlrd.book.unpack_SST_table;
+  any other file is a workbook (CFB container, or a bare BIFF stream starting with BOF):
+             xlrd.open_workbook(on_demand=True) and its shared strings.
 Exit 0 accepted, 1 rejected ("error: <class>" on stderr), 2 unsupported (BIFF5/7, encrypted).
 xlrd decodes UTF-16 with Python's strict codec; the adapter lets lone surrogates through
 (surrogatepass) so that every UTF-16 string survives, as the dump requires.
@@ -59,8 +59,8 @@ def main():
     with open(path, "rb") as f:
         data = f.read()
     try:
-        # A CFB container or a bare BIFF stream (starting with a BOF record) is a workbook.
-        if data[:4] == b"\xD0\xCF\x11\xE0" or (len(data) >= 2 and data[0] == 0x09 and data[1] & 0xF1 == 0):
+        # The name tells the kind (conformance/SPEC.md, format sst, "Case files").
+        if not path.lower().endswith(".sst"):
             book = xlrd.open_workbook(file_contents=data, on_demand=True, logfile=open("/dev/null", "w"))
             if book.biff_version < 80:
                 sys.stderr.write("error: unsupported BIFF version %d\n" % book.biff_version)

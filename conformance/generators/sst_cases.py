@@ -5,7 +5,8 @@ Usage: sst_cases.py OUT_DIR [DOCCONFORM_BINARY]
 With the binary, also writes y_xls_*.xls: workbooks from `docconform gen strings` +
 `docconform xls write` (the .xls writer's own cases), n_cfb_name_length_200.xls, one of them
 with a directory entry name length past [MS-CFB]'s 64 bytes, and i_xls_*.xls, y_xls_three_sheets.xls
-with its Workbook stream renamed or taken out of its compound file. The .sst y_ cases are written by the small writer below, which follows the continuation rules of
+with its Workbook stream renamed or taken out of its compound file, and the two misnamed cases
+(records named .xls, a workbook stream named .sst). The .sst y_ cases are written by the small writer below, which follows the continuation rules of
 conformance/SPEC.md, format sst, on its own (independently of the C++ writers); the n_ and i_ cases
 are laid out byte by byte. Deterministic: the same files on every run.
 """
@@ -292,10 +293,18 @@ def main():
             "i_xls_stream_named_book": rename_workbook_entry(base, "Book"),
             "i_xls_bare_biff_stream": workbook_stream(base),
         }
+        # The name tells the kind: each kind's bytes under the other's name.
+        misnamed = {
+            "n_record_file_named_xls.xls": cases()["y_one_string"],
+            "n_workbook_stream_named_sst.sst": derived["i_xls_bare_biff_stream"],
+        }
         for name, data in sorted(derived.items()):
             with open(os.path.join(out, name + ".xls"), "wb") as f:
                 f.write(data)
-        print("%d workbooks written to %s" % (len(XLS_CASES) + 1 + len(derived), out))
+        for name, data in sorted(misnamed.items()):
+            with open(os.path.join(out, name), "wb") as f:
+                f.write(data)
+        print("%d workbooks written to %s" % (len(XLS_CASES) + 1 + len(derived) + len(misnamed), out))
 
 
 if __name__ == "__main__":

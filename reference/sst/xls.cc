@@ -1,5 +1,6 @@
 #include "docconform/sst/xls.h"
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <new>
@@ -285,10 +286,26 @@ std::string sst_dump_table(const SstTable& table) {
   return out;
 }
 
-std::string sst_dump(std::string_view bytes, const Limits& limits, const std::string& label) {
+SstFileKind sst_file_kind(std::string_view path) {
+  static constexpr std::string_view records_extension = ".sst";
+  if (path.size() < records_extension.size()) return SstFileKind::workbook;
+  const std::string_view tail = path.substr(path.size() - records_extension.size());
+  const bool same = std::equal(tail.begin(), tail.end(), records_extension.begin(),
+                               [](char a, char b) { return (a >= 'A' && a <= 'Z' ? a + ('a' - 'A') : a) == b; });
+  return same ? SstFileKind::records : SstFileKind::workbook;
+}
+
+std::string sst_dump(std::string_view bytes, SstFileKind kind, const Limits& limits, const std::string& label) {
   static constexpr char cfb_signature[] = "\xD0\xCF\x11\xE0";
   Budget memory = read_budget(limits);
   return reporting_allocation_failure(label, [&] {
+    if (kind == SstFileKind::records) {
+      ReadOptions options;
+      options.limits = limits;
+      options.label = label;
+      options.memory = &memory;
+      return sst_dump_table(read_sst_file(bytes, options).table);
+    }
     if (bytes.size() >= 4 && bytes.substr(0, 4) == std::string_view(cfb_signature, 4)) {
       return sst_dump_table(xls_sst(bytes, limits, label, memory));
     }
@@ -297,18 +314,16 @@ std::string sst_dump(std::string_view bytes, const Limits& limits, const std::st
         (static_cast<std::uint8_t>(bytes[1]) & 0xF1) == 0) {
       return sst_dump_table(workbook_stream_sst(bytes, limits, label, memory));
     }
-    ReadOptions options;
-    options.limits = limits;
-    options.label = label;
-    options.memory = &memory;
-    return sst_dump_table(read_sst_file(bytes, options).table);
+    throw Error(ErrorKind::format, {label, "", 0},
+                "not a workbook: neither a Compound File signature nor a BOF record (a raw SST record file is read as "
+                "one when its name ends in .sst)");
   });
 }
 
 std::string written_sst_dump(std::string_view strings_file, const XlsOptions& options, const std::string& label,
                              const std::function<void(const SstTable& sst)>& written) {
   const SharedStrings strings = share_strings(parse_strings_jsonl(strings_file, label));
-  std::string dump = sst_dump(write_xls(strings, options), {}, label);
+  std::string dump = sst_dump(write_xls(strings, options), SstFileKind::workbook, {}, label);
   if (written) written(strings.table);
   return dump;
 }

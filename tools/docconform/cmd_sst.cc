@@ -30,7 +30,7 @@ SstTable load_strings(const std::string& path) {
 std::string dump_file(const std::string& path, const LimitOptions<Limits>& limits) {
   std::string text;
   try {
-    text = sst_dump(read_file(path), limits.limits(), path);
+    text = sst_dump(read_file(path), sst_file_kind(path), limits.limits(), path);
   } catch (const Error& e) {
     throw e.with_file(path);
   }
@@ -83,7 +83,7 @@ void add_sst(CommandGroups& groups) {
   write->add_option("--writer", w->writer, "naive (one call per byte, the oracle) or fast")->capture_default_str();
   write->add_option("--sink", w->sink, "memory, file (pwrite, back-patched lengths), stream (sequential), zlib or lz4")
       ->capture_default_str();
-  write->add_option("out", w->out, "Output file (zlib: deflated record bytes)")->required();
+  write->add_option("out", w->out, "Output file, named .sst to be read back as records (zlib: deflated record bytes)")->required();
   write->callback([w] {
     const SstTable table = load_strings(w->strings);
     const WriterKind writer = parse_writer_kind(w->writer);
@@ -106,8 +106,8 @@ void add_sst(CommandGroups& groups) {
     LimitOptions<Limits> limits;
   };
   auto d = std::make_shared<DumpOptions>();
-  auto* dump = sst->add_subcommand("dump", "Print the string list of a .xls or raw SST record file (canonical dump)");
-  dump->add_option("file", d->file, ".xls (BIFF8) or SST record file")->required();
+  auto* dump = sst->add_subcommand("dump", "Print the string list of a workbook or a raw SST record file (canonical dump)");
+  dump->add_option("file", d->file, "A BIFF8 workbook, or a raw SST record file when named .sst")->required();
   dump->add_flag("--check-extsst", d->check_extsst, "Raw record files: report EXTSST entries that disagree with the strings");
   d->limits.add_to(dump);
   dump->callback([d] {

@@ -32,7 +32,10 @@ std::vector<DumpFormat> unbounded_formats() {
          pdf::write_pdf_dump_file(path, {}, 3, {}, sink, 0, case_password(path));
        },
        "pdf --level 3"},
-      {"sst", {".xls", ".sst"}, [](const std::string& path, const DumpSink& sink, PhaseLog*) { sink(sst::sst_dump(read_file(path), {}, path)); },
+      {"sst", {".xls", ".sst"},
+       [](const std::string& path, const DumpSink& sink, PhaseLog*) {
+         sink(sst::sst_dump(read_file(path), sst::sst_file_kind(path), {}, path));
+       },
        "sst"},
       {"sstw", {".jsonl"},
        [](const std::string& path, const DumpSink& sink, PhaseLog* phases) {

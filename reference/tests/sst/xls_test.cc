@@ -137,7 +137,7 @@ TEST(Xls, WorkbookRoundTripsAndSharesEqualStrings) {
   EXPECT_EQ(table.total_refs(), 5u);
   ASSERT_EQ(table.size(), 4u);
   EXPECT_EQ(table[2].text, u"\u4E00");
-  EXPECT_EQ(sst_dump(file), "docconform-dump sst 1\nstrings 4\n\"a\"\n\"b\"\n\"\\u4E00\"\n\"\"\n");
+  EXPECT_EQ(sst_dump(file, SstFileKind::workbook), "docconform-dump sst 1\nstrings 4\n\"a\"\n\"b\"\n\"\\u4E00\"\n\"\"\n");
 }
 
 // Many repeats (some equal texts with and without runs, which are different strings): the table
@@ -212,13 +212,40 @@ TEST(Xls, NaiveAndFastWorkbooksAreIdentical) {
 }
 
 TEST(Xls, RejectsWhatIsNotABiff8Workbook) {
-  EXPECT_THROW(sst_dump("not a workbook at all"), Error);
+  EXPECT_THROW(sst_dump("not a workbook at all", SstFileKind::workbook), Error);
   try {
     read_xls_sst(write_cfb("\x09\x08\x08\x00\x00\x05\x05\x00\x00\x00\x00\x00"));
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::unsupported);
   }
+}
+
+// The name tells a record file from a workbook (conformance/SPEC.md, format sst, "Case files"):
+// record bytes named as a workbook, and a workbook named .sst, are rejected, not read as the other.
+TEST(Xls, FileKindFollowsTheNameNotTheBytes) {
+  EXPECT_EQ(sst_file_kind("dir.sst/book.xls"), SstFileKind::workbook);
+  EXPECT_EQ(sst_file_kind("table.SST"), SstFileKind::records);
+  EXPECT_EQ(sst_file_kind("sst"), SstFileKind::workbook);
+  const SstTable input = cells({u"a", u"b"});
+  const std::string records = sst_bytes(input);
+  const std::string expected = "docconform-dump sst 1\nstrings 2\n\"a\"\n\"b\"\n";
+  EXPECT_EQ(sst_dump(records, SstFileKind::records), expected);
+  try {
+    sst_dump(records, SstFileKind::workbook, {}, "t.xls");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::format);
+    EXPECT_EQ(e.context().offset, 0u);
+    EXPECT_NE(std::string(e.what()).find("not a workbook"), std::string::npos) << e.what();
+  }
+  const std::string workbook = write_xls(input);
+  EXPECT_EQ(sst_dump(workbook, SstFileKind::workbook), expected);
+  EXPECT_THROW(sst_dump(workbook, SstFileKind::records), Error);
+  const CfbReader container(workbook);
+  const std::string bare_stream = container.read_stream(*container.find_stream(u"Workbook"));
+  EXPECT_EQ(sst_dump(bare_stream, SstFileKind::workbook), expected);
+  EXPECT_THROW(sst_dump(bare_stream, SstFileKind::records), Error);
 }
 
 // Every real .xls either yields its string table or a docconform::Error; never anything else.

@@ -48,10 +48,15 @@ SstTable read_xls_sst(std::string_view file, const Limits& limits = {}, const st
 // The same from a Workbook stream (also what a bare, container-less BIFF file holds).
 SstTable read_workbook_stream_sst(std::string_view stream, const Limits& limits = {}, const std::string& label = {});
 
-// The canonical dump (conformance/SPEC.md, format sst) of a .xls (CFB signature), a bare BIFF stream
-// (starts with BOF) or a raw SST record file.
+// The two kinds of file the sst format reads (conformance/SPEC.md, format sst, "Case files"): a
+// workbook (a Compound File or a bare BIFF stream) or a raw SST record file. The name tells
+// them apart, not the bytes: records named .sst, anything else a workbook.
+enum class SstFileKind : std::uint8_t { workbook, records };
+SstFileKind sst_file_kind(std::string_view path);
+
+// The canonical dump (conformance/SPEC.md, format sst) of a file of that kind.
 inline constexpr int sst_dump_version = 1;
-std::string sst_dump(std::string_view bytes, const Limits& limits = {}, const std::string& label = {});
+std::string sst_dump(std::string_view bytes, SstFileKind kind, const Limits& limits = {}, const std::string& label = {});
 std::string sst_dump_table(const SstTable& table);
 
 // The dump of format sstw (conformance/SPEC.md): a writer judged by a reader. The strings file's
