@@ -3,12 +3,14 @@
 // dump, byte for byte, as the serial load read token by token (no shortcut for plain cells
 // and strings), and fails exactly when the serial load fails. The streamed dump with the pool's
 // options (and a window of one chunk) gives the pool's dump or error, unless that load failed
-// on max_memory (the streamed dump holds less).
+// on max_memory (the streamed dump holds less), and the streamed digest that dump's SHA-256 or
+// the same error.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include "docconform/error.h"
+#include "docconform/sha256.h"
 #include "docconform/xlsx/dump.h"
 #include "docconform/xlsx/workbook.h"
 #include "fuzz_check.h"
@@ -23,6 +25,16 @@ bool load(std::string_view bytes, const docconform::xlsx::LoadOptions& options, 
     return true;
   } catch (const docconform::Error& e) {
     dump = e.what();
+    return false;
+  }
+}
+
+bool digest(std::string_view bytes, const docconform::xlsx::LoadOptions& options, std::string& out) {
+  try {
+    out = docconform::xlsx::streamed_dump_sha256(bytes, options, "fuzz.xlsx", {}, 1);
+    return true;
+  } catch (const docconform::Error& e) {
+    out = e.what();
     return false;
   }
 }
@@ -62,5 +74,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::string c;
   const bool ok_streamed = stream(bytes, pooled, c);
   if (ok_pooled || b.find("max_memory") == std::string::npos) FUZZ_CHECK(b == c && ok_pooled == ok_streamed, data, size);
+  std::string d;
+  const bool ok_digest = digest(bytes, pooled, d);
+  FUZZ_CHECK(ok_digest == ok_streamed && d == (ok_streamed ? docconform::sha256_hex(c) : c), data, size);
   return 0;
 }

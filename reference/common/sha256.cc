@@ -22,6 +22,16 @@ Sha256::Sha256() : ctx_(EVP_MD_CTX_new()) {
   check(EVP_DigestInit_ex(as_ctx(ctx_), EVP_sha256(), nullptr), "EVP_DigestInit_ex");
 }
 
+Sha256::Sha256(const Sha256& other) : ctx_(EVP_MD_CTX_new()) {
+  if (ctx_ == nullptr) throw std::bad_alloc();
+  check(EVP_MD_CTX_copy_ex(as_ctx(ctx_), as_ctx(other.ctx_)), "EVP_MD_CTX_copy_ex");
+}
+
+Sha256& Sha256::operator=(const Sha256& other) {
+  if (this != &other) check(EVP_MD_CTX_copy_ex(as_ctx(ctx_), as_ctx(other.ctx_)), "EVP_MD_CTX_copy_ex");
+  return *this;
+}
+
 Sha256::~Sha256() { EVP_MD_CTX_free(as_ctx(ctx_)); }
 
 void Sha256::update(std::span<const std::uint8_t> bytes) {

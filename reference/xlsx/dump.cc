@@ -298,6 +298,10 @@ void DumpWriter::sheet_end(std::size_t index) {
 void DumpWriter::end() {
   out_ += "end";
   line_done();
+  flush();
+}
+
+void DumpWriter::flush() {
   if (!out_.empty()) sink_(out_);
   out_.clear();
 }

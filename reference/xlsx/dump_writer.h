@@ -74,6 +74,8 @@ class DumpWriter {
   void cells(const Sheet& sheet);
   void sheet_end(std::size_t index);  // merges, comments, tables, charts
   void end();
+  // Passes the lines written so far on to the sink (before a point the output may go back to).
+  void flush();
 
  private:
   void line_done();

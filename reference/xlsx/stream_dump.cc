@@ -9,10 +9,18 @@
 // stitch, chunk by chunk) and finds every error; then the dump parses them again and writes each
 // chunk's cells as it comes. A sheet out of order, or one whose split point was unsafe (re-parsed
 // whole), is held whole for its turn, as the full load holds it, charged to max_memory.
+//
+// A digest can be taken back to a point it passed, so it needs no survey first: the table is
+// read, then each sheet's cells are hashed as they are parsed while the survey's notes are kept
+// beside. The first sheet that needs its notes before its first line (merged ranges, cells out
+// of order, an unsafe split) is taken back to its start, and the sheets from there on are
+// written as the second pass writes them. On any error the digest starts again with both passes,
+// which find the full load's error.
 #include <algorithm>
 #include <memory>
 #include <optional>
 
+#include "docconform/sha256.h"
 #include "docconform/xlsx/dump.h"
 #include "dump_writer.h"
 #include "walk.h"
@@ -32,6 +40,32 @@ constexpr std::size_t no_part = static_cast<std::size_t>(-1);
 // of sheet XML, a few MiB of a mapped file.
 constexpr std::size_t chunks_per_release = 64;
 
+// The SHA-256 of the lines it is given, stopped at max_output_bytes, with a point it can go back to.
+class DigestOutput {
+ public:
+  DigestOutput(const OutputLimits& limits, const std::string& label) : limits_(limits), label_(label) {}
+  void write(std::string_view piece) {
+    check_output_bytes(limits_, label_, bytes_ + piece.size());
+    hash_.update(piece);
+    bytes_ += piece.size();
+  }
+  void mark() {
+    marked_hash_ = hash_;
+    marked_bytes_ = bytes_;
+  }
+  void go_back() {
+    hash_ = marked_hash_;
+    bytes_ = marked_bytes_;
+  }
+  std::string final_hex() { return hash_.final_hex(); }
+
+ private:
+  const OutputLimits& limits_;
+  const std::string& label_;
+  Sha256 hash_, marked_hash_;
+  std::uint64_t bytes_ = 0, marked_bytes_ = 0;
+};
+
 class StreamedDump {
  public:
   // release_input (may be empty) lets go of the input read so far (a mapping's pages).
@@ -44,9 +78,36 @@ class StreamedDump {
   // Pass 1: every error of the load, and what each sheet needs before its first line.
   void survey();
   // Pass 2: the dump.
-  void write(const std::function<void(std::string_view)>& sink);
+  void write(const std::function<void(std::string_view)>& sink) { write_from(sink, 0, 0, true); }
+  // Both passes in one for the sheets that allow it, into an output that can go back to a
+  // point it passed (a digest). Throws whatever went wrong; the caller then runs both passes.
+  void write_once(DigestOutput& output);
 
  private:
+  // What the survey keeps of a sheet.
+  struct Survey {
+    std::unique_ptr<ChunkStitcher> stitcher;
+    std::exception_ptr stream_error;
+    CellOrder order;
+    SheetOutput output;  // merged ranges and relationship ids, no segments
+    Growth held;         // the merged ranges kept, charged to max_memory
+  };
+  // The workbook's index, the budget of its parts, the parse context and an empty survey a sheet.
+  void start_survey();
+  // The survey's notes of a chunk of worksheet part.
+  void note(std::size_t part, ChunkResult& result, const std::exception_ptr& error, bool final);
+  // After the sheets were surveyed: the outcome of each from part first on, in document order as
+  // load_sheets stitches them, then phase C for those sheets, as the full load reads it.
+  void settle(std::size_t first, std::optional<std::size_t> unchecked);
+  // Phase C of one sheet: its comments, tables and drawings; its merged ranges to the workbook.
+  void read_extras(std::size_t sheet);
+  // Each worksheet part's index in the workbook's sheets.
+  std::vector<std::size_t> sheets_of_parts() const;
+  // Pass 2 from worksheet part first on; the lines before sheet next_sheet are written already,
+  // and the header unless header is set.
+  void write_from(const std::function<void(std::string_view)>& sink, std::size_t first, std::size_t next_sheet,
+                  bool header);
+
   static LoadOptions with_worker_inflate(LoadOptions options) {
     options.inflate = InflateMode::workers;
     return options;
@@ -64,58 +125,64 @@ class StreamedDump {
   std::size_t window_;
   WorkbookIndex index_;
   SheetParseContext context_;  // knows the shared string table's size after the survey
+  std::vector<Survey> surveys_;   // per worksheet part
   std::vector<SheetMode> modes_;  // per worksheet part
   const std::function<void()>& release_input_;
   std::size_t consumed_ = 0;
 };
 
-void StreamedDump::survey() {
+void StreamedDump::start_survey() {
   index_ = index_workbook(package_, options_, &budgets_);
   check_declared_budget(package_, index_);
   context_ = sheet_parse_context(options_, budgets_);
-  const SharedStringsJob shared_strings = plan_shared_strings(package_, index_, options_, budgets_, context_);
-  const std::vector<std::string>& parts = index_.worksheet_parts;
+  surveys_.resize(index_.worksheet_parts.size());
+  for (std::size_t i = 0; i < surveys_.size(); ++i) {
+    surveys_[i].stitcher = std::make_unique<ChunkStitcher>(package_, index_.worksheet_parts[i]);
+  }
+  modes_.assign(surveys_.size(), SheetMode::stream);
+}
 
-  struct Survey {
-    std::unique_ptr<ChunkStitcher> stitcher;
-    std::exception_ptr stream_error;
-    CellOrder order;
-    SheetOutput output;  // merged ranges and relationship ids, no segments
-    Growth held;         // the merged ranges kept, charged to max_memory
-  };
-  std::vector<Survey> sheets(parts.size());
-  for (std::size_t i = 0; i < parts.size(); ++i) sheets[i].stitcher = std::make_unique<ChunkStitcher>(package_, parts[i]);
+void StreamedDump::note(std::size_t part, ChunkResult& result, const std::exception_ptr& error, bool final) {
+  Survey& sheet = surveys_[part];
+  sheet.stitcher->add(result, error, final);
+  if (!sheet.stitcher->sound()) return;
+  sheet.order.add(result.segment);
+  std::uint64_t bytes = sheet.held.charged();
+  for (auto& m : result.merged_cells) {
+    bytes += sizeof(std::u16string) + m.size() * sizeof(char16_t);
+    sheet.output.merged_cells.push_back(std::move(m));
+  }
+  const std::string& name = index_.worksheet_parts[part];
+  sheet.held.update(&budgets_.memory, bytes, 0, [&] { return ErrorContext{package_.label(), name, std::nullopt}; });
+  for (auto& t : result.table_ids) sheet.output.table_ids.push_back(std::move(t));
+  for (auto& d : result.drawing_ids) sheet.output.drawing_ids.push_back(std::move(d));
+}
+
+void StreamedDump::survey() {
+  start_survey();
+  const SharedStringsJob shared_strings = plan_shared_strings(package_, index_, options_, budgets_, context_);
   ChunkConsumer consumer;
   consumer.window = window_;
   consumer.chunk = [&](std::size_t part, ChunkResult& result, const std::exception_ptr& error, bool final) {
-    Survey& sheet = sheets[part];
     consumed();
-    sheet.stitcher->add(result, error, final);
-    if (!sheet.stitcher->sound()) return;
-    sheet.order.add(result.segment);
-    std::uint64_t bytes = sheet.held.charged();
-    for (auto& m : result.merged_cells) {
-      bytes += sizeof(std::u16string) + m.size() * sizeof(char16_t);
-      sheet.output.merged_cells.push_back(std::move(m));
-    }
-    sheet.held.update(&budgets_.memory, bytes, 0, [&] { return ErrorContext{package_.label(), parts[part], std::nullopt}; });
-    for (auto& t : result.table_ids) sheet.output.table_ids.push_back(std::move(t));
-    for (auto& d : result.drawing_ids) sheet.output.drawing_ids.push_back(std::move(d));
+    note(part, result, error, final);
   };
   consumer.sheet_end = [&](std::size_t part, const std::exception_ptr& stream_error) {
-    sheets[part].stream_error = stream_error;
+    surveys_[part].stream_error = stream_error;
     consumed();
   };
-  const std::size_t table = stream_sheets(package_, parts, context_, options_, consumer, shared_strings);
+  const std::size_t table = stream_sheets(package_, index_.worksheet_parts, context_, options_, consumer, shared_strings);
   const std::optional<std::size_t> unchecked = shared_strings ? std::optional(table) : std::nullopt;
   if (shared_strings) context_.shared_strings = table;
+  settle(0, unchecked);
+}
 
-  // The outcome of each sheet in document order, as load_sheets stitches them.
-  modes_.assign(parts.size(), SheetMode::stream);
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    Survey& sheet = sheets[i];
+void StreamedDump::settle(std::size_t first, std::optional<std::size_t> unchecked) {
+  const std::vector<std::string>& parts = index_.worksheet_parts;
+  for (std::size_t i = first; i < parts.size(); ++i) {
+    Survey& sheet = surveys_[i];
     if (sheet.stitcher->finish(sheet.stream_error, unchecked) == ChunkStitcher::Outcome::chunks) {
-      if (!sheet.order.in_order()) modes_[i] = SheetMode::hold;
+      modes_[i] = sheet.order.in_order() ? SheetMode::stream : SheetMode::hold;
       continue;
     }
     modes_[i] = SheetMode::whole;
@@ -127,29 +194,110 @@ void StreamedDump::survey() {
     for (const auto& m : sheet.output.merged_cells) bytes += sizeof(std::u16string) + m.size() * sizeof(char16_t);
     sheet.held.update(&budgets_.memory, bytes, 0, [&] { return ErrorContext{package_.label(), parts[i], std::nullopt}; });
   }
-
-  // Phase C, as the full load reads it: after every sheet.
-  Workbook& wb = index_.workbook;
+  const Workbook& wb = index_.workbook;
   for (std::size_t i = 0; i < wb.sheets.size(); ++i) {
     const std::size_t part = index_.worksheet_of_sheet[i];
-    if (part == no_part) continue;
-    read_sheet_extras(package_, wb.sheets[i], sheets[part].output, context_.limits, index_.workbook_part, budgets_.memory);
-    wb.sheets[i].merged_cells = std::move(sheets[part].output.merged_cells);
+    if (part != no_part && part >= first) read_extras(i);
   }
 }
 
-void StreamedDump::write(const std::function<void(std::string_view)>& sink) {
-  // The dump parses every sheet again: its cells were counted against max_cells by the survey.
+void StreamedDump::read_extras(std::size_t sheet) {
+  Workbook& wb = index_.workbook;
+  const std::size_t part = index_.worksheet_of_sheet[sheet];
+  read_sheet_extras(package_, wb.sheets[sheet], surveys_[part].output, context_.limits, index_.workbook_part, budgets_.memory);
+  wb.sheets[sheet].merged_cells = std::move(surveys_[part].output.merged_cells);
+}
+
+std::vector<std::size_t> StreamedDump::sheets_of_parts() const {
+  std::vector<std::size_t> sheet_of_part(index_.worksheet_parts.size());
+  for (std::size_t i = 0; i < index_.worksheet_of_sheet.size(); ++i) {
+    if (index_.worksheet_of_sheet[i] != no_part) sheet_of_part[index_.worksheet_of_sheet[i]] = i;
+  }
+  return sheet_of_part;
+}
+
+void StreamedDump::write_once(DigestOutput& output) {
+  start_survey();
+  // The table first: cells are hashed as they come, with their strings.
+  if (const SharedStringsJob job = plan_shared_strings(package_, index_, options_, budgets_, context_)) {
+    context_.shared_strings = job({});
+  }
+  Workbook& wb = index_.workbook;
+  const std::vector<std::size_t> sheet_of_part = sheets_of_parts();
+  const std::function<void(std::string_view)> sink = [&](std::string_view piece) { output.write(piece); };
+  DumpWriter writer(wb, sink);
+  writer.begin();
+  std::size_t next_sheet = 0;            // the first sheet whose line is not written yet
+  std::size_t current = no_part;          // the part whose chunks come now
+  std::size_t taken_back = no_part;       // the first part that needs its survey before its lines
+  std::size_t next_sheet_at_mark = 0;
+  const std::vector<std::u16string> no_merges;
+  MergeCover no_cover(no_merges);
+  const auto start = [&](std::size_t part) {
+    if (current == part) return;
+    current = part;
+    if (taken_back != no_part) return;
+    writer.flush();
+    output.mark();
+    next_sheet_at_mark = next_sheet;
+    for (const std::size_t sheet = sheet_of_part[part]; next_sheet <= sheet; ++next_sheet) {
+      writer.sheet_begin(next_sheet);
+      if (next_sheet < sheet) writer.sheet_end(next_sheet);
+    }
+  };
+  const auto needs_survey = [&](std::size_t part) {
+    const Survey& sheet = surveys_[part];
+    return !sheet.stitcher->sound() || !sheet.order.in_order() || !sheet.output.merged_cells.empty();
+  };
+  ChunkConsumer consumer;
+  consumer.window = window_;
+  consumer.chunk = [&](std::size_t part, ChunkResult& result, const std::exception_ptr& error, bool final) {
+    start(part);
+    consumed();
+    note(part, result, error, final);
+    if (taken_back != no_part) return;
+    if (needs_survey(part)) {
+      taken_back = part;
+      return;
+    }
+    writer.cells_in_order(result.segment, no_cover);
+  };
+  consumer.sheet_end = [&](std::size_t part, const std::exception_ptr& stream_error) {
+    start(part);
+    surveys_[part].stream_error = stream_error;
+    consumed();
+    if (taken_back != no_part) return;
+    if (needs_survey(part) || surveys_[part].stitcher->finish(stream_error, std::nullopt) != ChunkStitcher::Outcome::chunks) {
+      taken_back = part;
+      return;
+    }
+    read_extras(sheet_of_part[part]);
+    writer.sheet_end(sheet_of_part[part]);
+  };
+  stream_sheets(package_, index_.worksheet_parts, context_, options_, consumer);
+  if (taken_back == no_part) {
+    for (; next_sheet < wb.sheets.size(); ++next_sheet) {  // chartsheets after the last worksheet
+      writer.sheet_begin(next_sheet);
+      writer.sheet_end(next_sheet);
+    }
+    writer.end();
+    return;
+  }
+  output.go_back();
+  settle(taken_back, std::nullopt);
+  write_from(sink, taken_back, next_sheet_at_mark, false);
+}
+
+void StreamedDump::write_from(const std::function<void(std::string_view)>& sink, std::size_t first,
+                              std::size_t next_sheet, bool header) {
+  // The dump parses these sheets again: their cells were counted against max_cells by the survey.
   budgets_.cells.release(budgets_.cells.used());
   Workbook& wb = index_.workbook;
   const std::vector<std::string>& parts = index_.worksheet_parts;
-  std::vector<std::size_t> sheet_of_part(parts.size());
-  for (std::size_t i = 0; i < wb.sheets.size(); ++i) {
-    if (index_.worksheet_of_sheet[i] != no_part) sheet_of_part[index_.worksheet_of_sheet[i]] = i;
-  }
+  const std::vector<std::size_t> sheet_of_part = sheets_of_parts();
   DumpWriter writer(wb, sink);
-  writer.begin();
-  std::size_t next_sheet = 0;  // the first sheet whose line is not written yet
+  if (header) writer.begin();
+  // next_sheet: the first sheet whose line is not written yet
   // Writes the lines up to sheet's own: the chartsheets before it have no cells.
   const auto reach = [&](std::size_t sheet) {
     for (; next_sheet <= sheet && next_sheet < wb.sheets.size(); ++next_sheet) {
@@ -183,7 +331,8 @@ void StreamedDump::write(const std::function<void(std::string_view)>& sink) {
   ChunkConsumer consumer;
   consumer.window = window_;
   consumer.charge_inflate = false;  // the survey counted every part
-  consumer.chunk = [&](std::size_t part, ChunkResult& result, const std::exception_ptr& error, bool final) {
+  consumer.chunk = [&](std::size_t rest_part, ChunkResult& result, const std::exception_ptr& error, bool final) {
+    const std::size_t part = first + rest_part;
     start(part);
     consumed();
     if (modes_[part] == SheetMode::whole) return;
@@ -197,7 +346,8 @@ void StreamedDump::write(const std::function<void(std::string_view)>& sink) {
     current.held_memory += result.memory.charged();  // the charge goes with the segment
     result.memory = Growth{};
   };
-  consumer.sheet_end = [&](std::size_t part, const std::exception_ptr& stream_error) {
+  consumer.sheet_end = [&](std::size_t rest_part, const std::exception_ptr& stream_error) {
+    const std::size_t part = first + rest_part;
     start(part);
     Sheet& sheet = wb.sheets[sheet_of_part[part]];
     if (modes_[part] == SheetMode::whole) {
@@ -211,7 +361,8 @@ void StreamedDump::write(const std::function<void(std::string_view)>& sink) {
     writer.sheet_end(sheet_of_part[part]);
     consumed();
   };
-  stream_sheets(package_, parts, context_, options_, consumer);
+  stream_sheets(package_, std::vector<std::string>(parts.begin() + static_cast<std::ptrdiff_t>(first), parts.end()),
+                context_, options_, consumer);
   for (; next_sheet < wb.sheets.size(); ++next_sheet) {  // chartsheets after the last worksheet
     writer.sheet_begin(next_sheet);
     writer.sheet_end(next_sheet);
@@ -234,6 +385,37 @@ void stream_dump(std::string_view bytes, const LoadOptions& options, const std::
   }
 }
 
+// The digest of the streamed dump: in one pass where it can be, else (on any error too) in two.
+std::string stream_digest(std::string_view bytes, const LoadOptions& options, const std::string& label,
+                          const OutputLimits& limits, std::size_t window, const std::function<void()>& release_input) {
+  try {
+    DigestOutput output(limits, label);
+    StreamedDump once(bytes, options, label, window, release_input);
+    once.write_once(output);
+    return output.final_hex();
+  } catch (...) {
+    // Whatever went wrong, the two passes give the full load's error (or its dump).
+  }
+  DigestOutput output(limits, label);
+  stream_dump(bytes, options, label, [&](std::string_view piece) { output.write(piece); }, window, release_input);
+  return output.final_hex();
+}
+
+// Runs read on the file's mapping; a file that shrank while it was read gives that error,
+// whatever its lost bytes led to.
+template <class Read>
+auto read_mapped(const std::string& path, Read&& read) {
+  const FileMapping mapping(path);
+  try {
+    auto result = read(mapping.bytes(), [&] { mapping.drop_resident_pages(); });
+    mapping.verify_unchanged();
+    return result;
+  } catch (const Error&) {
+    mapping.verify_unchanged();
+    throw;
+  }
+}
+
 }  // namespace
 
 void write_streamed_dump(std::string_view bytes, const LoadOptions& options, const std::string& label,
@@ -243,15 +425,22 @@ void write_streamed_dump(std::string_view bytes, const LoadOptions& options, con
 
 void write_streamed_dump_file(const std::string& path, const LoadOptions& options,
                               const std::function<void(std::string_view)>& sink, std::size_t window) {
-  const FileMapping mapping(path);
-  // A file that shrank while it was read gives that error, whatever its lost bytes led to.
-  try {
-    stream_dump(mapping.bytes(), options, path, sink, window, [&] { mapping.drop_resident_pages(); });
-    mapping.verify_unchanged();
-  } catch (const Error&) {
-    mapping.verify_unchanged();
-    throw;
-  }
+  read_mapped(path, [&](std::string_view bytes, const std::function<void()>& release_input) {
+    stream_dump(bytes, options, path, sink, window, release_input);
+    return true;
+  });
+}
+
+std::string streamed_dump_sha256(std::string_view bytes, const LoadOptions& options, const std::string& label,
+                                 const OutputLimits& limits, std::size_t window) {
+  return stream_digest(bytes, options, label, limits, window, {});
+}
+
+std::string streamed_dump_sha256_file(const std::string& path, const LoadOptions& options, const OutputLimits& limits,
+                                      std::size_t window) {
+  return read_mapped(path, [&](std::string_view bytes, const std::function<void()>& release_input) {
+    return stream_digest(bytes, options, path, limits, window, release_input);
+  });
 }
 
 }  // namespace docconform::xlsx

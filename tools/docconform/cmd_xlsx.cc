@@ -70,7 +70,12 @@ void add_xlsx_commands(CommandGroups& groups) {
   auto digest_flags = std::make_shared<LoadFlags>();
   auto* digest = groups.digest.add_subcommand("xlsx", "SHA-256 of the canonical dump of a workbook");
   add_load_flags(digest, *digest_flags);
-  digest->callback([digest_flags] { run_digests(digest_flags->files, digest_flags->thread_cap(), dumper(*digest_flags)); });
+  digest->callback([digest_flags] {
+    const LoadFlags& flags = *digest_flags;
+    run_digests(flags.files, flags.thread_cap(), [&flags](const std::string& path, unsigned threads) {
+      return xlsx::streamed_dump_sha256_file(path, flags.options(threads), flags.limits.output_limits());
+    });
+  });
 
   auto gen = std::make_shared<xlsx::GenOptions>();
   auto out = std::make_shared<std::string>();

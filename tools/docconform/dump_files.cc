@@ -155,22 +155,26 @@ void run_dumps(const FileListOptions& options, unsigned threads, const FileDumpe
       });
 }
 
-void run_digests(const FileListOptions& options, unsigned threads, const FileDumper& dumper) {
+void run_digests(const FileListOptions& options, unsigned threads, const FileDigester& digester) {
   const auto paths = options.paths();
   if (!options.framed()) {
-    Sha256 hash;
-    dumper(paths.front(), threads, [&](std::string_view piece) { hash.update(piece); });
-    write_output_file(options.output, hash.final_hex() + "\n");
+    write_output_file(options.output, digester(paths.front(), threads) + "\n");
     return;
   }
   run_many(
       options, paths, threads,
       [&](const std::string& path, std::size_t job, unsigned file_threads, OrderedOutput& output) {
-        Sha256 hash;
-        dumper(path, file_threads, [&](std::string_view piece) { hash.update(piece); });
-        output.write(job, hash.final_hex() + "  " + path + "\n");
+        output.write(job, digester(path, file_threads) + "  " + path + "\n");
       },
       [](std::size_t, const FileFailure&) { return std::string(); });
+}
+
+void run_digests(const FileListOptions& options, unsigned threads, const FileDumper& dumper) {
+  run_digests(options, threads, [&](const std::string& path, unsigned file_threads) {
+    Sha256 hash;
+    dumper(path, file_threads, [&](std::string_view piece) { hash.update(piece); });
+    return hash.final_hex();
+  });
 }
 
 }  // namespace docconform::cli

@@ -44,5 +44,8 @@ using FileDumper = std::function<void(const std::string& path, unsigned threads,
 void run_dumps(const FileListOptions& files, unsigned threads, const FileDumper& dumper);
 // The same for digests: `<hex>` for one file, `<hex>  <path>` per file otherwise.
 void run_digests(const FileListOptions& files, unsigned threads, const FileDumper& dumper);
+// The same for a format that takes its own digest (lowercase hex) of a file's dump.
+using FileDigester = std::function<std::string(const std::string& path, unsigned threads)>;
+void run_digests(const FileListOptions& files, unsigned threads, const FileDigester& digester);
 
 }  // namespace docconform::cli

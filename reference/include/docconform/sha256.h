@@ -16,8 +16,9 @@ class Sha256 {
 
   Sha256();
   ~Sha256();
-  Sha256(const Sha256&) = delete;
-  Sha256& operator=(const Sha256&) = delete;
+  // A copy goes on from the same state (a digest taken back to a point it passed).
+  Sha256(const Sha256& other);
+  Sha256& operator=(const Sha256& other);
 
   void update(std::span<const std::uint8_t> bytes);
   void update(std::string_view text);

@@ -32,6 +32,19 @@ TEST(Sha256, FinalResetsForReuse) {
   EXPECT_EQ(hash.final_hex(), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
 }
 
+TEST(Sha256, CopyGoesOnFromTheSameStateAndAssignmentTakesItBack) {
+  Sha256 hash;
+  hash.update("ab");
+  const Sha256 at_ab(hash);
+  hash.update("x");
+  hash = at_ab;
+  hash.update("c");
+  EXPECT_EQ(hash.final_hex(), sha256_hex("abc"));
+  Sha256 copy(at_ab);
+  copy.update("cd");
+  EXPECT_EQ(copy.final_hex(), sha256_hex("abcd"));
+}
+
 TEST(Hex, LowercaseTwoDigitsPerByte) {
   const std::uint8_t bytes[] = {0x00, 0x0F, 0xA0, 0xFF};
   EXPECT_EQ(to_hex(bytes), "000fa0ff");

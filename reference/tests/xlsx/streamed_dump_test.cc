@@ -1,5 +1,6 @@
-// The streamed dump (write_streamed_dump) against the dump of the full load: the same bytes, or
-// the same error, for the bundled cases, the real-file corpus and workbooks made to need what a
+// The streamed dump (write_streamed_dump) and the streamed digest (streamed_dump_sha256, one
+// pass up to the first sheet that needs its survey) against the dump of the full load: the same
+// bytes (their SHA-256), or the same error, for the bundled cases, the real-file corpus and workbooks made to need what a
 // sheet gives only at its end (merged ranges, cells out of order, unsafe split points, errors
 // after the first sheet), at 1 and 2 threads, several chunk sizes and windows of 1 and 2 chunks.
 // Named "Parallel" so that ci/sanitizers runs it under TSan.
@@ -24,15 +25,29 @@ std::string full_outcome(const std::string& bytes, const LoadOptions& options) {
   }
 }
 
-std::string streamed_outcome(const std::string& bytes, const LoadOptions& options, std::size_t window) {
-  std::string out;
+std::string digest_outcome(const std::string& bytes, const LoadOptions& options, std::size_t window) {
   try {
-    write_streamed_dump(bytes, options, "f", [&](std::string_view piece) { out.append(piece); }, window);
-    return out;
+    return streamed_dump_sha256(bytes, options, "f", {}, window);
   } catch (const Error& e) {
-    EXPECT_EQ(out, "") << "output before the error";
     return std::string("error: ") + e.what();
   }
+}
+
+// The streamed dump, once its digest was checked against it.
+std::string streamed_outcome(const std::string& bytes, const LoadOptions& options, std::size_t window) {
+  std::string out;
+  std::string outcome;
+  try {
+    write_streamed_dump(bytes, options, "f", [&](std::string_view piece) { out.append(piece); }, window);
+    outcome = out;
+  } catch (const Error& e) {
+    EXPECT_EQ(out, "") << "output before the error";
+    outcome = std::string("error: ") + e.what();
+  }
+  const bool failed = outcome.rfind("error: ", 0) == 0;
+  EXPECT_EQ(digest_outcome(bytes, options, window), failed ? outcome : sha256_hex(outcome))
+      << "the streamed digest, threads " << options.threads << " chunk " << options.chunk_bytes << " window " << window;
+  return outcome;
 }
 
 LoadOptions with(unsigned threads, std::size_t chunk_bytes, const Limits& limits = {}) {
@@ -132,6 +147,38 @@ std::string two_sheets(const std::string& first, const std::string& second, cons
   };
   if (!first_rels.empty()) entries.push_back({"xl/worksheets/_rels/sheet1.xml.rels", first_rels});
   return build_zip(with_content_types(std::move(entries)));
+}
+
+// The digest hashes a sheet's cells as they come and goes back to the start of the first sheet
+// whose end says it needed its survey: the sheets before it stay hashed once, the header too.
+TEST(XlsxStreamedDumpParallel, DigestGoesBackToTheFirstSheetThatNeedsItsSurvey) {
+  std::string rows, unordered;
+  for (int r = 1; r <= 300; ++r) {
+    const std::string n = std::to_string(r);
+    rows += "<row r=\"" + n + "\"><c r=\"A" + n + "\"><v>" + n + "</v></c><c r=\"B" + n + "\"><v>1</v></c></row>";
+    unordered += "<row r=\"" + std::to_string(301 - r) + "\"><c><v>" + n + "</v></c></row>";
+  }
+  const std::string merged = sheet(rows, "<mergeCells><mergeCell ref=\"A2:B100\"/></mergeCells>");
+  expect_same_as_full_load(two_sheets(sheet(rows), merged), "merged second sheet", {}, 2048);
+  expect_same_as_full_load(two_sheets(merged, sheet(rows)), "merged first sheet", {}, 2048);
+  expect_same_as_full_load(two_sheets(sheet(rows), sheet(unordered)), "second sheet out of order", {}, 2048);
+}
+
+TEST(XlsxStreamedDump, DigestStopsAtMaxOutputBytes) {
+  GenOptions g;
+  g.rows = 50;
+  const std::string bytes = generate_workbook(g);
+  const std::string full = dump(load_workbook(bytes));
+  OutputLimits limits;
+  limits.max_output_bytes = full.size();
+  EXPECT_EQ(streamed_dump_sha256(bytes, {}, "f", limits), sha256_hex(full));
+  limits.max_output_bytes = full.size() - 1;
+  try {
+    streamed_dump_sha256(bytes, {}, "f", limits);
+    FAIL() << "no limit error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::limit);
+  }
 }
 
 // Errors late in a sheet, after more cells than the dump buffers before its first piece (so a

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "docconform/output_limit.h"
 #include "docconform/xlsx/workbook.h"
 
 namespace docconform::xlsx {
@@ -34,5 +35,16 @@ void write_streamed_dump(std::string_view bytes, const LoadOptions& options, con
 void write_streamed_dump_file(const std::string& path, const LoadOptions& options,
                               const std::function<void(std::string_view)>& sink,
                               std::size_t window = default_dump_window);
+
+// The SHA-256 (lowercase hex) of the streamed dump, whose bytes stop at limits.max_output_bytes
+// (Error(limit) naming label). The digest can go back to a point it passed, so it parses each
+// sheet once where no survey is needed before its first line: the sheets before the first with
+// merged ranges, cells out of order or an unsafe split. The digest and any error are those of
+// write_streamed_dump.
+std::string streamed_dump_sha256(std::string_view bytes, const LoadOptions& options, const std::string& label,
+                                 const OutputLimits& limits = {}, std::size_t window = default_dump_window);
+// The same for a file, read through a memory mapping.
+std::string streamed_dump_sha256_file(const std::string& path, const LoadOptions& options,
+                                      const OutputLimits& limits = {}, std::size_t window = default_dump_window);
 
 }  // namespace docconform::xlsx
