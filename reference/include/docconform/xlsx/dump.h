@@ -39,8 +39,8 @@ void write_streamed_dump_file(const std::string& path, const LoadOptions& option
 // The SHA-256 (lowercase hex) of the streamed dump, whose bytes stop at limits.max_output_bytes
 // (Error(limit) naming label). The digest can go back to a point it passed, so it parses each
 // sheet once where no survey is needed before its first line: the sheets before the first with
-// merged ranges, cells out of order or an unsafe split. The digest and any error are those of
-// write_streamed_dump.
+// merged ranges, cells out of order or an unsafe split. The digest is write_streamed_dump's, and
+// so is any error but a max_memory one (each counts what it holds at once).
 std::string streamed_dump_sha256(std::string_view bytes, const LoadOptions& options, const std::string& label,
                                  const OutputLimits& limits = {}, std::size_t window = default_dump_window);
 // The same for a file, read through a memory mapping.
