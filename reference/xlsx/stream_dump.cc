@@ -40,6 +40,24 @@ constexpr std::size_t no_part = static_cast<std::size_t>(-1);
 // of sheet XML, a few MiB of a mapped file.
 constexpr std::size_t chunks_per_release = 64;
 
+// Writes the lines of the sheets from next_sheet up to sheet's own: those before it are
+// chartsheets, which have no cells. next_sheet is the first sheet whose line is not written yet.
+void reach_sheet(DumpWriter& writer, std::size_t& next_sheet, std::size_t sheet) {
+  for (; next_sheet <= sheet; ++next_sheet) {
+    writer.sheet_begin(next_sheet);
+    if (next_sheet < sheet) writer.sheet_end(next_sheet);
+  }
+}
+
+// Writes the chartsheets after the last worksheet, then the end.
+void finish_dump(DumpWriter& writer, std::size_t& next_sheet, std::size_t sheets) {
+  for (; next_sheet < sheets; ++next_sheet) {
+    writer.sheet_begin(next_sheet);
+    writer.sheet_end(next_sheet);
+  }
+  writer.end();
+}
+
 // The SHA-256 of the lines it is given, stopped at max_output_bytes, with a point it can go back to.
 class DigestOutput {
  public:
@@ -240,10 +258,7 @@ void StreamedDump::write_once(DigestOutput& output) {
     writer.flush();
     output.mark();
     next_sheet_at_mark = next_sheet;
-    for (const std::size_t sheet = sheet_of_part[part]; next_sheet <= sheet; ++next_sheet) {
-      writer.sheet_begin(next_sheet);
-      if (next_sheet < sheet) writer.sheet_end(next_sheet);
-    }
+    reach_sheet(writer, next_sheet, sheet_of_part[part]);
   };
   const auto needs_survey = [&](std::size_t part) {
     const Survey& sheet = surveys_[part];
@@ -276,11 +291,7 @@ void StreamedDump::write_once(DigestOutput& output) {
   };
   stream_sheets(package_, index_.worksheet_parts, context_, options_, consumer);
   if (taken_back == no_part) {
-    for (; next_sheet < wb.sheets.size(); ++next_sheet) {  // chartsheets after the last worksheet
-      writer.sheet_begin(next_sheet);
-      writer.sheet_end(next_sheet);
-    }
-    writer.end();
+    finish_dump(writer, next_sheet, wb.sheets.size());
     return;
   }
   output.go_back();
@@ -297,14 +308,6 @@ void StreamedDump::write_from(const std::function<void(std::string_view)>& sink,
   const std::vector<std::size_t> sheet_of_part = sheets_of_parts();
   DumpWriter writer(wb, sink);
   if (header) writer.begin();
-  // next_sheet: the first sheet whose line is not written yet
-  // Writes the lines up to sheet's own: the chartsheets before it have no cells.
-  const auto reach = [&](std::size_t sheet) {
-    for (; next_sheet <= sheet && next_sheet < wb.sheets.size(); ++next_sheet) {
-      writer.sheet_begin(next_sheet);
-      if (next_sheet < sheet) writer.sheet_end(next_sheet);
-    }
-  };
 
   struct Current {
     std::size_t part = no_part;
@@ -318,7 +321,7 @@ void StreamedDump::write_from(const std::function<void(std::string_view)>& sink,
     current.part = part;
     current.stitcher = std::make_unique<ChunkStitcher>(package_, parts[part]);
     current.cover = std::make_unique<MergeCover>(wb.sheets[sheet_of_part[part]].merged_cells);
-    reach(sheet_of_part[part]);
+    reach_sheet(writer, next_sheet, sheet_of_part[part]);
   };
   // Writes the cells of a sheet held whole, then gives back what it held.
   const auto write_held = [&](Sheet& sheet, std::vector<Segment>&& segments, std::uint64_t charged) {
@@ -363,11 +366,7 @@ void StreamedDump::write_from(const std::function<void(std::string_view)>& sink,
   };
   stream_sheets(package_, std::vector<std::string>(parts.begin() + static_cast<std::ptrdiff_t>(first), parts.end()),
                 context_, options_, consumer);
-  for (; next_sheet < wb.sheets.size(); ++next_sheet) {  // chartsheets after the last worksheet
-    writer.sheet_begin(next_sheet);
-    writer.sheet_end(next_sheet);
-  }
-  writer.end();
+  finish_dump(writer, next_sheet, wb.sheets.size());
 }
 
 void stream_dump(std::string_view bytes, const LoadOptions& options, const std::string& label,
@@ -403,13 +402,12 @@ std::string stream_digest(std::string_view bytes, const LoadOptions& options, co
 
 // Runs read on the file's mapping; a file that shrank while it was read gives that error,
 // whatever its lost bytes led to.
-template <class Read>
-auto read_mapped(const std::string& path, Read&& read) {
+void read_mapped(const std::string& path,
+                 const std::function<void(std::string_view bytes, const std::function<void()>& release_input)>& read) {
   const FileMapping mapping(path);
   try {
-    auto result = read(mapping.bytes(), [&] { mapping.drop_resident_pages(); });
+    read(mapping.bytes(), [&] { mapping.drop_resident_pages(); });
     mapping.verify_unchanged();
-    return result;
   } catch (const Error&) {
     mapping.verify_unchanged();
     throw;
@@ -427,7 +425,6 @@ void write_streamed_dump_file(const std::string& path, const LoadOptions& option
                               const std::function<void(std::string_view)>& sink, std::size_t window) {
   read_mapped(path, [&](std::string_view bytes, const std::function<void()>& release_input) {
     stream_dump(bytes, options, path, sink, window, release_input);
-    return true;
   });
 }
 
@@ -438,9 +435,11 @@ std::string streamed_dump_sha256(std::string_view bytes, const LoadOptions& opti
 
 std::string streamed_dump_sha256_file(const std::string& path, const LoadOptions& options, const OutputLimits& limits,
                                       std::size_t window) {
-  return read_mapped(path, [&](std::string_view bytes, const std::function<void()>& release_input) {
-    return stream_digest(bytes, options, path, limits, window, release_input);
+  std::string digest;
+  read_mapped(path, [&](std::string_view bytes, const std::function<void()>& release_input) {
+    digest = stream_digest(bytes, options, path, limits, window, release_input);
   });
+  return digest;
 }
 
 }  // namespace docconform::xlsx
