@@ -349,6 +349,19 @@ void OutputFile::reserve(std::uint64_t end) {
   if (state_->replaces && ::fallocate(state_->fd, FALLOC_FL_KEEP_SIZE, 0, static_cast<off_t>(end)) == 0) state_->reserved = true;
 }
 
+std::uint64_t OutputFile::size() const { return state_->end; }
+
+void OutputFile::truncate(std::uint64_t size) {
+  State& s = *state_;
+  if (!s.replaces || s.committed) throw Error(ErrorKind::usage, {s.name, "", std::nullopt}, "truncated, but not a temporary file of ours");
+  if (s.buffer) s.buffer->drain();
+  if (s.failed) throw Error(ErrorKind::io, {s.name, "", std::nullopt}, "not complete: a write failed");
+  if (size > s.end) throw Error(ErrorKind::usage, {s.name, "", std::nullopt}, "truncated past its end");
+  if (::ftruncate(s.fd, static_cast<off_t>(size)) != 0) s.failed_with("truncate failed", errno);
+  if (::lseek(s.fd, static_cast<off_t>(size), SEEK_SET) < 0) s.failed_with("seek failed", errno);
+  s.position = s.end = size;
+}
+
 std::ostream& OutputFile::stream() {
   State& s = *state_;
   if (!s.stream) {

@@ -139,6 +139,38 @@ MergeCover::MergeCover(const std::vector<std::u16string>& merged_cells) {
   if (!events_.empty()) counts_.assign(max_columns + 2, 0);
 }
 
+std::optional<CellExtent> cell_extent(const Segment& segment) {
+  if (segment.cells.empty()) return std::nullopt;
+  CellExtent e{UINT32_MAX, 0, UINT32_MAX, 0};
+  for (const Row& row : segment.rows) {
+    if (row.cell_count == 0) continue;
+    e.first_row = std::min(e.first_row, row.number);
+    e.last_row = std::max(e.last_row, row.number);
+  }
+  for (const Cell& c : segment.cells) {
+    e.first_column = std::min<std::uint32_t>(e.first_column, c.column);
+    e.last_column = std::max<std::uint32_t>(e.last_column, c.column);
+  }
+  return e;
+}
+
+bool may_hide_any(const std::vector<std::u16string>& merged_cells, const std::vector<CellExtent>& written) {
+  if (merged_cells.empty() || written.empty()) return false;
+  const std::vector<Area> areas = merged_areas(merged_cells);
+  std::size_t budget = 8 * (areas.size() + written.size()) + 1024;
+  for (const Area& a : areas) {
+    if (a.top > a.bottom || a.left > a.right) continue;  // covers nothing, as in MergeCover
+    // Cells in order: the extents' rows do not decrease, so those that meet the range's rows
+    // are a run starting at the first that ends at or after its top.
+    auto e = std::partition_point(written.begin(), written.end(), [&](const CellExtent& x) { return x.last_row < a.top; });
+    for (; e != written.end() && e->first_row <= a.bottom; ++e) {
+      if (budget-- == 0) return true;
+      if (e->first_column <= a.right && a.left <= e->last_column) return true;
+    }
+  }
+  return false;
+}
+
 bool MergeCover::hides(std::uint32_t row, std::uint32_t column) {
   if (events_.empty()) return false;
   for (; next_ < events_.size() && events_[next_].row <= row; ++next_) {

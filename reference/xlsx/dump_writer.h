@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -60,6 +61,18 @@ class CellOrder {
   std::uint32_t row_ = 0, column_ = 0;
   bool seen_ = false, in_order_ = true;
 };
+
+// The rows and columns a run of written cells spans.
+struct CellExtent {
+  std::uint32_t first_row, last_row, first_column, last_column;
+};
+// The extent of a segment's cells; none when it has no cell.
+std::optional<CellExtent> cell_extent(const Segment& segment);
+// Whether the merged ranges may hide a cell written within the extents (a sheet's cells in
+// (row, column) order, an extent a chunk): false only when no range meets any extent. A sheet
+// whose ranges lie beside its cells is then written as it is parsed. Gives up (true) after a
+// number of comparisons linear in the ranges and extents.
+bool may_hide_any(const std::vector<std::u16string>& merged_cells, const std::vector<CellExtent>& written);
 
 class DumpWriter {
  public:

@@ -12,9 +12,9 @@
 //
 // A digest can be taken back to a point it passed, so it needs no survey first: the table is
 // read, then each sheet's cells are hashed as they are parsed while the survey's notes are kept
-// beside. The first sheet that needs its notes before its first line (merged ranges, cells out
-// of order, an unsafe split) is taken back to its start, and the sheets from there on are
-// written as the second pass writes them. On any error the digest starts again with both passes,
+// beside. The first sheet that needs its notes before its first line (merged ranges that may
+// hide a cell it wrote, cells out of order, an unsafe split) is taken back to its start, and
+// the sheets from there on are written as the second pass writes them. On any error the digest starts again with both passes,
 // which find the full load's error.
 #include <algorithm>
 #include <memory>
@@ -58,30 +58,59 @@ void finish_dump(DumpWriter& writer, std::size_t& next_sheet, std::size_t sheets
   writer.end();
 }
 
-// The SHA-256 of the lines it is given, stopped at max_output_bytes, with a point it can go back to.
-class DigestOutput {
+// What goes to a rewindable sink, stopped at max_output_bytes; it knows whether the sink failed.
+class RewindingOutput {
  public:
-  DigestOutput(const OutputLimits& limits, const std::string& label) : limits_(limits), label_(label) {}
+  RewindingOutput(RewindableSink& sink, const OutputLimits& limits, const std::string& label)
+      : sink_(sink), limits_(limits), label_(label) {}
   void write(std::string_view piece) {
     check_output_bytes(limits_, label_, bytes_ + piece.size());
-    hash_.update(piece);
+    to_sink([&] { sink_.write(piece); });
     bytes_ += piece.size();
   }
   void mark() {
-    marked_hash_ = hash_;
+    to_sink([&] { sink_.mark(); });
     marked_bytes_ = bytes_;
   }
   void go_back() {
-    hash_ = marked_hash_;
+    to_sink([&] { sink_.go_back(); });
     bytes_ = marked_bytes_;
   }
+  void restart() {
+    to_sink([&] { sink_.restart(); });
+    bytes_ = marked_bytes_ = 0;
+  }
+  bool sink_failed() const { return sink_failed_; }
+
+ private:
+  template <typename Call>
+  void to_sink(const Call& call) {
+    try {
+      call();
+    } catch (...) {
+      sink_failed_ = true;
+      throw;
+    }
+  }
+
+  RewindableSink& sink_;
+  const OutputLimits& limits_;
+  const std::string& label_;
+  std::uint64_t bytes_ = 0, marked_bytes_ = 0;
+  bool sink_failed_ = false;
+};
+
+// The SHA-256 of the pieces, with the hash at the mark kept to go back to.
+class DigestSink final : public RewindableSink {
+ public:
+  void write(std::string_view piece) override { hash_.update(piece); }
+  void mark() override { marked_ = hash_; }
+  void go_back() override { hash_ = marked_; }
+  void restart() override { hash_ = marked_ = Sha256(); }
   std::string final_hex() { return hash_.final_hex(); }
 
  private:
-  const OutputLimits& limits_;
-  const std::string& label_;
-  Sha256 hash_, marked_hash_;
-  std::uint64_t bytes_ = 0, marked_bytes_ = 0;
+  Sha256 hash_, marked_;
 };
 
 class StreamedDump {
@@ -98,8 +127,8 @@ class StreamedDump {
   // Pass 2: the dump.
   void write(const std::function<void(std::string_view)>& sink) { write_from(sink, 0, 0, true); }
   // Both passes in one for the sheets that allow it, into an output that can go back to a
-  // point it passed (a digest). Throws whatever went wrong; the caller then runs both passes.
-  void write_once(DigestOutput& output);
+  // point it passed. Throws whatever went wrong; the caller then runs both passes.
+  void write_once(RewindingOutput& output);
 
  private:
   // What the survey keeps of a sheet.
@@ -234,7 +263,7 @@ std::vector<std::size_t> StreamedDump::sheets_of_parts() const {
   return sheet_of_part;
 }
 
-void StreamedDump::write_once(DigestOutput& output) {
+void StreamedDump::write_once(RewindingOutput& output) {
   start_survey();
   // The table first: cells are hashed as they come, with their strings.
   if (const SharedStringsJob job = plan_shared_strings(package_, index_, options_, budgets_, context_)) {
@@ -251,6 +280,7 @@ void StreamedDump::write_once(DigestOutput& output) {
   std::size_t next_sheet_at_mark = 0;
   const std::vector<std::u16string> no_merges;
   MergeCover no_cover(no_merges);
+  std::vector<CellExtent> written;  // of the current part's chunks, for its merged ranges
   const auto start = [&](std::size_t part) {
     if (current == part) return;
     current = part;
@@ -258,11 +288,12 @@ void StreamedDump::write_once(DigestOutput& output) {
     writer.flush();
     output.mark();
     next_sheet_at_mark = next_sheet;
+    written.clear();
     reach_sheet(writer, next_sheet, sheet_of_part[part]);
   };
-  const auto needs_survey = [&](std::size_t part) {
+  const auto in_order = [&](std::size_t part) {
     const Survey& sheet = surveys_[part];
-    return !sheet.stitcher->sound() || !sheet.order.in_order() || !sheet.output.merged_cells.empty();
+    return sheet.stitcher->sound() && sheet.order.in_order();
   };
   ChunkConsumer consumer;
   consumer.window = window_;
@@ -271,18 +302,22 @@ void StreamedDump::write_once(DigestOutput& output) {
     consumed();
     note(part, result, error, final);
     if (taken_back != no_part) return;
-    if (needs_survey(part)) {
+    if (!in_order(part)) {
       taken_back = part;
       return;
     }
+    // Written before the merged ranges are known (they follow the cells): checked at the end.
     writer.cells_in_order(result.segment, no_cover);
+    if (const auto extent = cell_extent(result.segment)) written.push_back(*extent);
   };
   consumer.sheet_end = [&](std::size_t part, const std::exception_ptr& stream_error) {
     start(part);
-    surveys_[part].stream_error = stream_error;
+    Survey& sheet = surveys_[part];
+    sheet.stream_error = stream_error;
     consumed();
     if (taken_back != no_part) return;
-    if (needs_survey(part) || surveys_[part].stitcher->finish(stream_error, std::nullopt) != ChunkStitcher::Outcome::chunks) {
+    if (!in_order(part) || sheet.stitcher->finish(stream_error, std::nullopt) != ChunkStitcher::Outcome::chunks ||
+        may_hide_any(sheet.output.merged_cells, written)) {
       taken_back = part;
       return;
     }
@@ -384,20 +419,22 @@ void stream_dump(std::string_view bytes, const LoadOptions& options, const std::
   }
 }
 
-// The digest of the streamed dump: in one pass where it can be, else (on any error too) in two.
-std::string stream_digest(std::string_view bytes, const LoadOptions& options, const std::string& label,
-                          const OutputLimits& limits, std::size_t window, const std::function<void()>& release_input) {
+// The dump into a sink that can go back: in one pass where it can be, else (on any error of
+// the input too) in two.
+void stream_rewindable(std::string_view bytes, const LoadOptions& options, const std::string& label, RewindableSink& sink,
+                       const OutputLimits& limits, std::size_t window, const std::function<void()>& release_input) {
+  RewindingOutput output(sink, limits, label);
   try {
-    DigestOutput output(limits, label);
     StreamedDump once(bytes, options, label, window, release_input);
     once.write_once(output);
-    return output.final_hex();
+    return;
   } catch (...) {
-    // Whatever went wrong, the two passes give the full load's error (or its dump).
+    // The sink's own failure (a full disk) would meet a second try too. Anything else: the two
+    // passes give the full load's error, or its dump.
+    if (output.sink_failed()) throw;
   }
-  DigestOutput output(limits, label);
+  output.restart();
   stream_dump(bytes, options, label, [&](std::string_view piece) { output.write(piece); }, window, release_input);
-  return output.final_hex();
 }
 
 // Runs read on the file's mapping; a file that shrank while it was read gives that error,
@@ -428,18 +465,30 @@ void write_streamed_dump_file(const std::string& path, const LoadOptions& option
   });
 }
 
+void write_streamed_dump(std::string_view bytes, const LoadOptions& options, const std::string& label, RewindableSink& sink,
+                         const OutputLimits& limits, std::size_t window) {
+  stream_rewindable(bytes, options, label, sink, limits, window, {});
+}
+
+void write_streamed_dump_file(const std::string& path, const LoadOptions& options, RewindableSink& sink,
+                              const OutputLimits& limits, std::size_t window) {
+  read_mapped(path, [&](std::string_view bytes, const std::function<void()>& release_input) {
+    stream_rewindable(bytes, options, path, sink, limits, window, release_input);
+  });
+}
+
 std::string streamed_dump_sha256(std::string_view bytes, const LoadOptions& options, const std::string& label,
                                  const OutputLimits& limits, std::size_t window) {
-  return stream_digest(bytes, options, label, limits, window, {});
+  DigestSink digest;
+  write_streamed_dump(bytes, options, label, digest, limits, window);
+  return digest.final_hex();
 }
 
 std::string streamed_dump_sha256_file(const std::string& path, const LoadOptions& options, const OutputLimits& limits,
                                       std::size_t window) {
-  std::string digest;
-  read_mapped(path, [&](std::string_view bytes, const std::function<void()>& release_input) {
-    digest = stream_digest(bytes, options, path, limits, window, release_input);
-  });
-  return digest;
+  DigestSink digest;
+  write_streamed_dump_file(path, options, digest, limits, window);
+  return digest.final_hex();
 }
 
 }  // namespace docconform::xlsx

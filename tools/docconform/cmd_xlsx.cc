@@ -65,7 +65,12 @@ void add_xlsx_commands(CommandGroups& groups) {
   auto dump_flags = std::make_shared<LoadFlags>();
   auto* dump = groups.dump.add_subcommand("xlsx", "Canonical dump of a workbook (conformance/SPEC.md, format xlsx)");
   add_load_flags(dump, *dump_flags);
-  dump->callback([dump_flags] { run_dumps(dump_flags->files, dump_flags->thread_cap(), dumper(*dump_flags)); });
+  dump->callback([dump_flags] {
+    const LoadFlags& flags = *dump_flags;
+    run_dumps(flags.files, flags.thread_cap(), dumper(flags), [&flags](const std::string& path, unsigned threads, RewindableSink& sink) {
+      xlsx::write_streamed_dump_file(path, flags.options(threads), sink, flags.limits.output_limits());
+    });
+  });
 
   auto digest_flags = std::make_shared<LoadFlags>();
   auto* digest = groups.digest.add_subcommand("xlsx", "SHA-256 of the canonical dump of a workbook");

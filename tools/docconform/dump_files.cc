@@ -127,13 +127,33 @@ void run_many(const FileListOptions& options, const std::vector<std::string>& pa
   }
 }
 
+// A temporary output file, truncated to go back.
+class OutputFileSink final : public RewindableSink {
+ public:
+  explicit OutputFileSink(OutputFile& out) : out_(out) {}
+  void write(std::string_view piece) override { out_.write(piece); }
+  void mark() override { marked_ = out_.size(); }
+  void go_back() override { out_.truncate(marked_); }
+  void restart() override { out_.truncate(marked_ = 0); }
+
+ private:
+  OutputFile& out_;
+  std::uint64_t marked_ = 0;
+};
+
 }  // namespace
 
-void run_dumps(const FileListOptions& options, unsigned threads, const FileDumper& dumper) {
+void run_dumps(const FileListOptions& options, unsigned threads, const FileDumper& dumper,
+               const RewindableDumper& rewindable) {
   const auto paths = options.paths();
   if (!options.framed()) {
     OutputFile out(options.output);
-    dumper(paths.front(), threads, [&](std::string_view piece) { out.write(piece); });
+    if (rewindable && out.replaces_target()) {
+      OutputFileSink sink(out);
+      rewindable(paths.front(), threads, sink);
+    } else {
+      dumper(paths.front(), threads, [&](std::string_view piece) { out.write(piece); });
+    }
     out.commit();
     return;
   }

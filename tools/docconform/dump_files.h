@@ -38,10 +38,15 @@ void add_file_threads_option(CLI::App* app, unsigned& threads);
 // Writes one file's dump to sink, on up to `threads` threads (0 = auto); throws Error.
 using FileDumper = std::function<void(const std::string& path, unsigned threads, const DumpSink& sink)>;
 
-// One file, unframed: the dump, or an Error propagated as the CLI reports it. Several: each
-// file's dump framed, errors reported per file on stderr, then ExitStatus (program.h) of the
-// first failed file when any failed. `threads` caps the threads of the whole run.
-void run_dumps(const FileListOptions& files, unsigned threads, const FileDumper& dumper);
+// The same into an output that can go back to a point it passed (a file not yet in place).
+using RewindableDumper = std::function<void(const std::string& path, unsigned threads, RewindableSink& sink)>;
+
+// One file, unframed: the dump, or an Error propagated as the CLI reports it; through
+// `rewindable`, when given, if the output is a file of our own until it is complete. Several:
+// each file's dump framed, errors reported per file on stderr, then ExitStatus (program.h) of
+// the first failed file when any failed. `threads` caps the threads of the whole run.
+void run_dumps(const FileListOptions& files, unsigned threads, const FileDumper& dumper,
+               const RewindableDumper& rewindable = {});
 // The same for digests: `<hex>` for one file, `<hex>  <path>` per file otherwise.
 void run_digests(const FileListOptions& files, unsigned threads, const FileDumper& dumper);
 // The same for a format that takes its own digest (lowercase hex) of a file's dump.

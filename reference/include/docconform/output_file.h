@@ -42,6 +42,11 @@ class OutputFile {
   // Advice: the output will end near `end`, so its blocks can be allocated at once; what is
   // not written is given back at commit.
   void reserve(std::uint64_t end);
+  // One past the last byte written.
+  std::uint64_t size() const;
+  // Drops the bytes from `size` on, where the next write goes: only a file of our own
+  // (replaces_target()), never one given directly.
+  void truncate(std::uint64_t size);
   // A buffered stream over write(); a failed write throws the Error from the stream call.
   std::ostream& stream();
 

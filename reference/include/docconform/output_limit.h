@@ -20,6 +20,17 @@ struct OutputLimits {
 
 using DumpSink = std::function<void(std::string_view)>;
 
+// A dump's output that can drop what it was given after a point it passed: a digest, a file not
+// yet in place. Given one, the streamed XLSX dump parses each sheet once where it can.
+class RewindableSink {
+ public:
+  virtual ~RewindableSink() = default;
+  virtual void write(std::string_view piece) = 0;
+  virtual void mark() = 0;     // the point go_back() returns to (the start, before any mark)
+  virtual void go_back() = 0;  // drops what was written since the last mark
+  virtual void restart() = 0;  // drops everything written
+};
+
 // Error(limit) naming `file` (the input dumped) and the limit when a dump of `bytes` is too large.
 void check_output_bytes(const OutputLimits& limits, const std::string& file, std::uint64_t bytes);
 

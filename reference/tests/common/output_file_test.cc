@@ -309,6 +309,26 @@ TEST_F(OutputFileTest, RandomAccessWritesAndReservedSpaceGivenBack) {
   EXPECT_EQ(fs::file_size(path("r.bin")), 8u);
 }
 
+TEST_F(OutputFileTest, ATemporaryFileGoesBackByTruncation) {
+  put(path("t.bin"), "old", 0644);
+  {
+    OutputFile out(path("t.bin"));
+    out.write("header,");
+    const std::uint64_t mark = out.size();
+    out.write("taken back");
+    out.truncate(mark);
+    EXPECT_EQ(out.size(), mark);
+    out.write("kept");
+    EXPECT_THROW(out.truncate(out.size() + 1), Error);
+    EXPECT_EQ(read(path("t.bin")), "old");
+    out.commit();
+  }
+  EXPECT_EQ(read(path("t.bin")), "header,kept");
+  OutputFile device("/dev/null");
+  device.write("x");
+  EXPECT_THROW(device.truncate(0), Error);  // never a file given directly
+}
+
 TEST_F(OutputFileTest, StreamErrorsThrowTheError) {
   OutputFile out("/dev/full");
   try {

@@ -1,5 +1,5 @@
-// The streamed dump (write_streamed_dump) and the streamed digest (streamed_dump_sha256, one
-// pass up to the first sheet that needs its survey) against the dump of the full load: the same
+// The streamed dump (write_streamed_dump; into a sink that goes back, and the streamed digest,
+// one pass up to the first sheet that needs its survey) against the dump of the full load: the same
 // bytes (their SHA-256), or the same error, for the bundled cases, the real-file corpus and workbooks made to need what a
 // sheet gives only at its end (merged ranges, cells out of order, unsafe split points, errors
 // after the first sheet), at 1 and 2 threads, several chunk sizes and windows of 1 and 2 chunks.
@@ -33,7 +33,39 @@ std::string digest_outcome(const std::string& bytes, const LoadOptions& options,
   }
 }
 
-// The streamed dump, once its digest was checked against it.
+// A string that can go back, as a file not yet in place does; it counts the times it went back.
+class StringSink final : public RewindableSink {
+ public:
+  void write(std::string_view piece) override { text += piece; }
+  void mark() override { marked_ = text.size(); }
+  void go_back() override {
+    text.resize(marked_);
+    ++went_back;
+  }
+  void restart() override {
+    text.clear();
+    marked_ = 0;
+    ++restarted;
+  }
+  std::string text;
+  int went_back = 0, restarted = 0;
+
+ private:
+  std::size_t marked_ = 0;
+};
+
+std::string rewindable_outcome(const std::string& bytes, const LoadOptions& options, std::size_t window) {
+  StringSink sink;
+  try {
+    write_streamed_dump(bytes, options, "f", sink, {}, window);
+    return sink.text;
+  } catch (const Error& e) {
+    return std::string("error: ") + e.what();
+  }
+}
+
+// The streamed dump, once its digest and its one pass into a sink that goes back were checked
+// against it.
 std::string streamed_outcome(const std::string& bytes, const LoadOptions& options, std::size_t window) {
   std::string out;
   std::string outcome;
@@ -47,6 +79,8 @@ std::string streamed_outcome(const std::string& bytes, const LoadOptions& option
   const bool failed = outcome.rfind("error: ", 0) == 0;
   EXPECT_EQ(digest_outcome(bytes, options, window), failed ? outcome : sha256_hex(outcome))
       << "the streamed digest, threads " << options.threads << " chunk " << options.chunk_bytes << " window " << window;
+  EXPECT_EQ(rewindable_outcome(bytes, options, window), outcome)
+      << "into a sink that goes back, threads " << options.threads << " chunk " << options.chunk_bytes << " window " << window;
   return outcome;
 }
 
@@ -162,6 +196,71 @@ TEST(XlsxStreamedDumpParallel, DigestGoesBackToTheFirstSheetThatNeedsItsSurvey) 
   expect_same_as_full_load(two_sheets(sheet(rows), merged), "merged second sheet", {}, 2048);
   expect_same_as_full_load(two_sheets(merged, sheet(rows)), "merged first sheet", {}, 2048);
   expect_same_as_full_load(two_sheets(sheet(rows), sheet(unordered)), "second sheet out of order", {}, 2048);
+}
+
+// Merged ranges follow a sheet's cells: the sheet is taken back only when one may hide a cell
+// written before them.
+TEST(XlsxStreamedDumpParallel, MergedRangesBesideTheCellsNeedNoSecondPass) {
+  std::string rows;
+  for (int r = 1; r <= 300; ++r) {
+    const std::string n = std::to_string(r);
+    rows += "<row r=\"" + n + "\"><c r=\"A" + n + "\"><v>" + n + "</v></c><c r=\"B" + n + "\"><v>1</v></c></row>";
+  }
+  const auto merged = [&](const std::string& ref) {
+    return two_sheets(sheet(rows), sheet(rows, "<mergeCells><mergeCell ref=\"" + ref + "\"/></mergeCells>"));
+  };
+  struct Expected {
+    std::string ref;
+    int went_back;
+  };
+  // Beside the cells, reversed (covers nothing), below them; over B (a hidden cell), over A's
+  // corner only (nothing hidden, but a range that meets a written cell is not looked into).
+  for (const Expected& e : std::vector<Expected>{
+           {"D1:E2", 0}, {"B5:A3", 0}, {"A301:B400", 0}, {"B7:C9", 1}, {"A9:A9", 1}}) {
+    const std::string bytes = merged(e.ref);
+    const std::string expected = full_outcome(bytes, with(1, 0));
+    for (const unsigned threads : {1u, 2u}) {
+      for (const std::size_t chunk : {std::size_t{0}, std::size_t{2048}}) {
+        StringSink sink;
+        write_streamed_dump(bytes, with(threads, chunk), "f", sink);
+        EXPECT_EQ(sink.text, expected) << e.ref << " threads " << threads << " chunk " << chunk;
+        EXPECT_EQ(sink.went_back, e.went_back) << e.ref << " threads " << threads << " chunk " << chunk;
+        EXPECT_EQ(sink.restarted, 0) << e.ref;
+      }
+    }
+  }
+}
+
+// An error of the input restarts the sink, whose two passes then find the full load's error
+// before writing; a failure of the sink itself is thrown as it comes, with no second try.
+TEST(XlsxStreamedDumpParallel, ErrorsRestartTheSinkButTheSinksOwnAreThrown) {
+  std::string rows;
+  for (int r = 1; r <= 300; ++r) rows += "<row r=\"" + std::to_string(r) + "\"><c><v>1</v></c></row>";
+  const std::string bad = two_sheets(sheet(rows), sheet(rows + "<row r=\"301\"><c><v>1</v></row>"));
+  StringSink sink;
+  EXPECT_THROW(write_streamed_dump(bad, with(1, 2048), "f", sink), Error);
+  EXPECT_EQ(sink.restarted, 1);
+  EXPECT_EQ(sink.text, "");
+
+  class FailingSink final : public RewindableSink {
+   public:
+    void write(std::string_view) override {
+      ++writes;
+      throw Error(ErrorKind::io, {"out", "", std::nullopt}, "write failed: No space left on device");
+    }
+    void mark() override {}
+    void go_back() override {}
+    void restart() override { ++restarts; }
+    int writes = 0, restarts = 0;
+  } failing;
+  try {
+    write_streamed_dump(two_sheets(sheet(rows), sheet(rows)), with(1, 2048), "f", failing);
+    FAIL() << "the sink's failure was lost";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.context().file, "out");
+  }
+  EXPECT_EQ(failing.writes, 1);
+  EXPECT_EQ(failing.restarts, 0);
 }
 
 TEST(XlsxStreamedDump, DigestStopsAtMaxOutputBytes) {

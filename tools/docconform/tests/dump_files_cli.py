@@ -65,6 +65,21 @@ def one_file_is_unframed_and_golden(work):
 
 
 @case
+def xlsx_output_file_holds_the_dump_of_every_case(work):
+    # A file of our own can go back: the dump is then made in one pass where it can be.
+    out = os.path.join(work, "out")
+    for path, expectation in ledger("xlsx"):
+        with open(out, "wb") as f:
+            f.write(b"old")
+        p = subprocess.run([BINARY, "dump", "xlsx", path, "--output", out], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        if expectation == "rejected":
+            assert p.returncode != 0 and open(out, "rb").read() == b"old", path
+        else:
+            assert p.returncode == 0, (path, p.stderr)
+            assert "sha256:" + hashlib.sha256(open(out, "rb").read()).hexdigest() == expectation, path
+
+
+@case
 def digests_of_every_case_in_order_at_every_thread_count(work):
     for format_name, (words, _) in FORMATS.items():
         entries = ledger(format_name)

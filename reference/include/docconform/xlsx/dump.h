@@ -36,11 +36,20 @@ void write_streamed_dump_file(const std::string& path, const LoadOptions& option
                               const std::function<void(std::string_view)>& sink,
                               std::size_t window = default_dump_window);
 
-// The SHA-256 (lowercase hex) of the streamed dump, whose bytes stop at limits.max_output_bytes
-// (Error(limit) naming label). The digest can go back to a point it passed, so it parses each
-// sheet once where no survey is needed before its first line: the sheets before the first with
-// merged ranges, cells out of order or an unsafe split. The digest is write_streamed_dump's, and
-// so is any error but a max_memory one (each counts what it holds at once).
+// The same dump into a sink that can go back to a point it passed, stopped at
+// limits.max_output_bytes (Error(limit) naming label). Each sheet is parsed once where no
+// survey is needed before its first line: the sheets before the first with merged ranges that
+// may hide one of its cells, cells out of order or an unsafe split, from which on the sheets
+// get both passes. On an error of the input the sink is restarted and both passes find it: the
+// error is write_streamed_dump's (but for max_memory: each counts what it holds at once), and
+// the sink may hold a prefix of the dump. A failure of the sink is thrown as it comes.
+void write_streamed_dump(std::string_view bytes, const LoadOptions& options, const std::string& label, RewindableSink& sink,
+                         const OutputLimits& limits = {}, std::size_t window = default_dump_window);
+// The same for a file, read through a memory mapping.
+void write_streamed_dump_file(const std::string& path, const LoadOptions& options, RewindableSink& sink,
+                              const OutputLimits& limits = {}, std::size_t window = default_dump_window);
+
+// The SHA-256 (lowercase hex) of the streamed dump, taken through a rewindable sink.
 std::string streamed_dump_sha256(std::string_view bytes, const LoadOptions& options, const std::string& label,
                                  const OutputLimits& limits = {}, std::size_t window = default_dump_window);
 // The same for a file, read through a memory mapping.
