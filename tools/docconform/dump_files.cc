@@ -127,18 +127,19 @@ void run_many(const FileListOptions& options, const std::vector<std::string>& pa
   }
 }
 
-// A temporary output file, truncated to go back.
+// A temporary output file, truncated to go back; what it held before the sink is kept.
 class OutputFileSink final : public RewindableSink {
  public:
-  explicit OutputFileSink(OutputFile& out) : out_(out) {}
+  explicit OutputFileSink(OutputFile& out) : out_(out), start_(out.size()), marked_(start_) {}
   void write(std::string_view piece) override { out_.write(piece); }
   void mark() override { marked_ = out_.size(); }
   void go_back() override { out_.truncate(marked_); }
-  void restart() override { out_.truncate(marked_ = 0); }
+  void restart() override { out_.truncate(marked_ = start_); }
 
  private:
   OutputFile& out_;
-  std::uint64_t marked_ = 0;
+  const std::uint64_t start_;
+  std::uint64_t marked_;
 };
 
 }  // namespace
