@@ -139,31 +139,54 @@ MergeCover::MergeCover(const std::vector<std::u16string>& merged_cells) {
   if (!events_.empty()) counts_.assign(max_columns + 2, 0);
 }
 
-std::optional<CellExtent> cell_extent(const Segment& segment) {
-  if (segment.cells.empty()) return std::nullopt;
-  CellExtent e{UINT32_MAX, 0, UINT32_MAX, 0};
+void WrittenCells::add(const Segment& segment) {
+  if (segment.cells.empty()) return;
+  Span e{UINT32_MAX, 0, UINT32_MAX, 0};
   for (const Row& row : segment.rows) {
     if (row.cell_count == 0) continue;
     e.first_row = std::min(e.first_row, row.number);
     e.last_row = std::max(e.last_row, row.number);
+    for (std::uint32_t i = row.first_cell; i < row.first_cell + row.cell_count && all_kept_; ++i) {
+      if (first_.size() == kept_cells) {
+        all_kept_ = false;
+        break;
+      }
+      first_.emplace_back(row.number, segment.cells[i].column);
+    }
   }
   for (const Cell& c : segment.cells) {
     e.first_column = std::min<std::uint32_t>(e.first_column, c.column);
     e.last_column = std::max<std::uint32_t>(e.last_column, c.column);
   }
-  return e;
+  spans_.push_back(e);
 }
 
-bool may_hide_any(const std::vector<std::u16string>& merged_cells, const std::vector<CellExtent>& written) {
-  if (merged_cells.empty() || written.empty()) return false;
+void WrittenCells::clear() {
+  spans_.clear();
+  first_.clear();
+  all_kept_ = true;
+}
+
+bool WrittenCells::may_hide_any(const std::vector<std::u16string>& merged_cells) const {
+  if (merged_cells.empty() || spans_.empty()) return false;
   const std::vector<Area> areas = merged_areas(merged_cells);
-  std::size_t budget = 8 * (areas.size() + written.size()) + 1024;
+  std::size_t budget = 8 * (areas.size() + first_.size() + spans_.size()) + 1024;
   for (const Area& a : areas) {
     if (a.top > a.bottom || a.left > a.right) continue;  // covers nothing, as in MergeCover
-    // Cells in order: the extents' rows do not decrease, so those that meet the range's rows
-    // are a run starting at the first that ends at or after its top.
-    auto e = std::partition_point(written.begin(), written.end(), [&](const CellExtent& x) { return x.last_row < a.top; });
-    for (; e != written.end() && e->first_row <= a.bottom; ++e) {
+    // Every written cell of rows before the last kept one is kept.
+    if (all_kept_ || a.bottom < first_.back().first) {
+      for (auto c = std::lower_bound(first_.begin(), first_.end(), std::pair(a.top, 0u)); c != first_.end() && c->first <= a.bottom;
+           ++c) {
+        if (budget-- == 0) return true;
+        const bool corner = c->first == a.top && c->second == a.left;
+        if (c->second >= a.left && c->second <= a.right && !corner) return true;
+      }
+      continue;
+    }
+    // The chunks' rows do not decrease: those that meet the range's rows are a run starting at
+    // the first that ends at or after its top.
+    auto e = std::partition_point(spans_.begin(), spans_.end(), [&](const Span& x) { return x.last_row < a.top; });
+    for (; e != spans_.end() && e->first_row <= a.bottom; ++e) {
       if (budget-- == 0) return true;
       if (e->first_column <= a.right && a.left <= e->last_column) return true;
     }

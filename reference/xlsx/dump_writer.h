@@ -4,7 +4,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -62,17 +61,28 @@ class CellOrder {
   bool seen_ = false, in_order_ = true;
 };
 
-// The rows and columns a run of written cells spans.
-struct CellExtent {
-  std::uint32_t first_row, last_row, first_column, last_column;
+// The cells a sheet's one pass wrote, for its merged ranges, which come after them: the first
+// cells exactly, and the rows and columns each chunk spans. Cells must come in (row, column) order.
+class WrittenCells {
+ public:
+  // Cells kept exactly (8 bytes each): a sheet's header rows, where ranges usually lie.
+  static constexpr std::size_t kept_cells = 1 << 16;
+
+  void add(const Segment& segment);
+  void clear();
+  // Whether the ranges may hide a written cell: exact over the cells kept, else false only when
+  // no range meets a chunk's span. Gives up (true) after a number of comparisons linear in the
+  // ranges, the cells kept and the chunks.
+  bool may_hide_any(const std::vector<std::u16string>& merged_cells) const;
+
+ private:
+  struct Span {
+    std::uint32_t first_row, last_row, first_column, last_column;
+  };
+  std::vector<Span> spans_;                                     // one a chunk with cells
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> first_;  // (row, column) of the first cells
+  bool all_kept_ = true;
 };
-// The extent of a segment's cells; none when it has no cell.
-std::optional<CellExtent> cell_extent(const Segment& segment);
-// Whether the merged ranges may hide a cell written within the extents (a sheet's cells in
-// (row, column) order, an extent a chunk): false only when no range meets any extent. A sheet
-// whose ranges lie beside its cells is then written as it is parsed. Gives up (true) after a
-// number of comparisons linear in the ranges and extents.
-bool may_hide_any(const std::vector<std::u16string>& merged_cells, const std::vector<CellExtent>& written);
 
 class DumpWriter {
  public:

@@ -10,12 +10,13 @@
 // chunk's cells as it comes. A sheet out of order, or one whose split point was unsafe (re-parsed
 // whole), is held whole for its turn, as the full load holds it, charged to max_memory.
 //
-// A digest can be taken back to a point it passed, so it needs no survey first: the table is
-// read, then each sheet's cells are hashed as they are parsed while the survey's notes are kept
-// beside. The first sheet that needs its notes before its first line (merged ranges that may
-// hide a cell it wrote, cells out of order, an unsafe split) is taken back to its start, and
-// the sheets from there on are written as the second pass writes them. On any error the digest starts again with both passes,
-// which find the full load's error.
+// An output that can be taken back to a point it passed (a digest, a file not yet in place)
+// needs no survey first: the table is read, then each sheet's cells are written as they are
+// parsed while the survey's notes are kept beside. The first sheet that needs its notes before
+// its first line (merged ranges that may hide a cell it wrote, cells out of order, an unsafe
+// split) is taken back to its start, and the sheets from there on are written as the second
+// pass writes them. On an error of the input the output starts again with both passes, which
+// find the full load's error.
 #include <algorithm>
 #include <memory>
 #include <optional>
@@ -280,7 +281,7 @@ void StreamedDump::write_once(RewindingOutput& output) {
   std::size_t next_sheet_at_mark = 0;
   const std::vector<std::u16string> no_merges;
   MergeCover no_cover(no_merges);
-  std::vector<CellExtent> written;  // of the current part's chunks, for its merged ranges
+  WrittenCells written;  // of the current part, for its merged ranges
   const auto start = [&](std::size_t part) {
     if (current == part) return;
     current = part;
@@ -308,7 +309,7 @@ void StreamedDump::write_once(RewindingOutput& output) {
     }
     // Written before the merged ranges are known (they follow the cells): checked at the end.
     writer.cells_in_order(result.segment, no_cover);
-    if (const auto extent = cell_extent(result.segment)) written.push_back(*extent);
+    written.add(result.segment);
   };
   consumer.sheet_end = [&](std::size_t part, const std::exception_ptr& stream_error) {
     start(part);
@@ -317,7 +318,7 @@ void StreamedDump::write_once(RewindingOutput& output) {
     consumed();
     if (taken_back != no_part) return;
     if (!in_order(part) || sheet.stitcher->finish(stream_error, std::nullopt) != ChunkStitcher::Outcome::chunks ||
-        may_hide_any(sheet.output.merged_cells, written)) {
+        written.may_hide_any(sheet.output.merged_cells)) {
       taken_back = part;
       return;
     }

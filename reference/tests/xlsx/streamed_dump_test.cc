@@ -199,25 +199,32 @@ TEST(XlsxStreamedDumpParallel, DigestGoesBackToTheFirstSheetThatNeedsItsSurvey) 
 }
 
 // Merged ranges follow a sheet's cells: the sheet is taken back only when one may hide a cell
-// written before them.
-TEST(XlsxStreamedDumpParallel, MergedRangesBesideTheCellsNeedNoSecondPass) {
-  std::string rows;
-  for (int r = 1; r <= 300; ++r) {
-    const std::string n = std::to_string(r);
-    rows += "<row r=\"" + n + "\"><c r=\"A" + n + "\"><v>" + n + "</v></c><c r=\"B" + n + "\"><v>1</v></c></row>";
-  }
-  const auto merged = [&](const std::string& ref) {
-    return two_sheets(sheet(rows), sheet(rows, "<mergeCells><mergeCell ref=\"" + ref + "\"/></mergeCells>"));
+// written before them. The first 65,536 cells are known exactly; beyond them, only the rows and
+// columns each chunk spans.
+TEST(XlsxStreamedDumpParallel, MergedRangesThatHideNoWrittenCellNeedNoSecondPass) {
+  const auto rows = [](int count) {
+    std::string xml;
+    for (int r = 1; r <= count; ++r) {
+      const std::string n = std::to_string(r);
+      xml += "<row r=\"" + n + "\"><c r=\"A" + n + "\"><v>" + n + "</v></c><c r=\"B" + n + "\"><v>1</v></c></row>";
+    }
+    return xml;
   };
   struct Expected {
+    int rows;
     std::string ref;
     int went_back;
   };
-  // Beside the cells, reversed (covers nothing), below them; over B (a hidden cell), over A's
-  // corner only (nothing hidden, but a range that meets a written cell is not looked into).
-  for (const Expected& e : std::vector<Expected>{
-           {"D1:E2", 0}, {"B5:A3", 0}, {"A301:B400", 0}, {"B7:C9", 1}, {"A9:A9", 1}}) {
-    const std::string bytes = merged(e.ref);
+  // Beside the cells, reversed (covers nothing), below them, over a corner alone: nothing
+  // hidden. Over B7 or A10: hidden. Past the cells kept exactly (40,000 rows of two cells), a
+  // range over a corner alone is taken back (a chunk's span meets it), one beside is not.
+  const std::vector<Expected> cases{{300, "D1:E2", 0},         {300, "B5:A3", 0},         {300, "A301:B400", 0},
+                                    {300, "A9:A9", 0},         {300, "B7:C9", 1},         {300, "A9:A10", 1},
+                                    {40000, "A3:A3", 0},       {40000, "A3:B3", 1},       {40000, "A39000:A39000", 1},
+                                    {40000, "C39000:D39001", 0}};
+  for (const Expected& e : cases) {
+    const std::string bytes =
+        two_sheets(sheet(rows(300)), sheet(rows(e.rows), "<mergeCells><mergeCell ref=\"" + e.ref + "\"/></mergeCells>"));
     const std::string expected = full_outcome(bytes, with(1, 0));
     for (const unsigned threads : {1u, 2u}) {
       for (const std::size_t chunk : {std::size_t{0}, std::size_t{2048}}) {
