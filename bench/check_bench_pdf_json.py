@@ -4,13 +4,39 @@
 Usage: check_bench_pdf_json.py DOCCONFORM_BENCH (the docconform beside it generates the input)
 Generates a small file with object streams, runs one timed pass per source and thread count, and
 checks the shape, not the times: every run indexed the same objects and pages, each object
-stream was inflated once, and the sweep on two threads opened one more source where it can.
+stream was inflated once, the sweep on two threads opened one more source where it can, and the
+level-3 digest made the same dump everywhere, a mapped worker within 2 x ceil(size / window) + 16
+maps and unmaps.
 """
 import json
 import os
 import subprocess
 import sys
 import tempfile
+
+
+def digest_problems(name, run, size):
+    """The level-3 digest phase of a run: its fields, and a mapped worker within the seed's bound."""
+    digest = run.get("digest", {})
+    problems = []
+    for key in ("median_s", "hash_s", "dump_bytes", "kernel_calls", "busiest_worker_map_unmap", "peak_rss_kb", "page_faults"):
+        if key not in digest:
+            problems.append("run %s: the digest lacks %s" % (name, key))
+    if problems:
+        return problems
+    if not 0 <= digest["hash_s"] < digest["median_s"] or not digest["dump_bytes"] > 0 or not digest["peak_rss_kb"] > 0:
+        problems.append("run %s: digest %s" % (name, digest))
+    faults = digest["page_faults"]
+    if not all(isinstance(faults.get(k), int) and faults[k] >= 0 for k in ("minor", "major")):
+        problems.append("run %s: digest page_faults %s are not two counts" % (name, faults))
+    calls = digest["busiest_worker_map_unmap"]
+    if run.get("source") == "mapped":
+        bound = 2 * -(-size // run["window_bytes"]) + 16
+        if not 0 < calls <= bound:
+            problems.append("run %s: the digest's busiest worker mapped and unmapped %s times (bound %s)" % (name, calls, bound))
+    elif calls != 0:
+        problems.append("run %s: a %s source mapped %s times in the digest" % (name, run.get("source"), calls))
+    return problems
 
 
 def main():
@@ -63,6 +89,10 @@ def main():
                 wanted = 0
             if extra_open != wanted:
                 problems.append("run %s: the sweep opened the file %s times, expected %s" % (name, extra_open, wanted))
+            problems += digest_problems(name, r, d["bytes"])
+        dump_bytes = {r.get("digest", {}).get("dump_bytes") for r in d["runs"]}
+        if len(dump_bytes) != 1:
+            problems.append("the level-3 dumps differ in size across runs: %s" % sorted(map(str, dump_bytes)))
     for p in problems:
         print("bench pdf JSON: " + p)
     return 1 if problems else 0

@@ -167,11 +167,13 @@ struct DigestSample {
   SourceCounts counts;                     // every worker's source, open and page walk included
   std::uint64_t busiest_map_unmap = 0;     // the worker whose source mapped and unmapped most
   std::uint64_t peak_rss = 0;
+  PageFaults faults;  // a mapped source's first touches of a view (a batch copies objects out)
 };
 
 DigestSample digest_once(const std::string& path, const SourceOptions& options, unsigned threads, const Limits& limits) {
   DigestSample s;
   reset_peak_rss();
+  const PageFaults faults_before = page_faults();
   const auto start = std::chrono::steady_clock::now();
   auto source = open_source(path, options);
   Document document(*source, limits);
@@ -186,6 +188,8 @@ DigestSample digest_once(const std::string& path, const SourceOptions& options, 
   hash.final_hex();
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   s.peak_rss = peak_rss_bytes();
+  const PageFaults faults_after = page_faults();
+  s.faults = {faults_after.minor - faults_before.minor, faults_after.major - faults_before.major};
   s.counts = setup;
   s.counts += objects.counts;
   for (std::size_t w = 0; w < objects.worker_counts.size(); ++w) {
@@ -292,7 +296,8 @@ void run_bench(const BenchOptions& o) {
                    ",\"hash_s\":" + number_text(summarize(digest_hash_times).median) +
                    ",\"dump_bytes\":" + std::to_string(digest.dump_bytes) + ",\"kernel_calls\":" + calls_json(digest.counts) +
                    ",\"busiest_worker_map_unmap\":" + std::to_string(digest.busiest_map_unmap) +
-                   ",\"peak_rss_kb\":" + std::to_string(digest.peak_rss / 1024) + "}}";
+                   ",\"peak_rss_kb\":" + std::to_string(digest.peak_rss / 1024) + ",\"page_faults\":{\"minor\":" +
+                   std::to_string(digest.faults.minor) + ",\"major\":" + std::to_string(digest.faults.major) + "}}}";
     }
   }
   {
