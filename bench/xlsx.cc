@@ -143,8 +143,8 @@ xlsx::LoadOptions with_threads(xlsx::LoadOptions options, unsigned threads) {
 // The digest of the canonical dump three ways, per thread count: the full load then the dump of
 // its model; the streamed digest (one pass where it can go back, as `digest xlsx` and `dump xlsx
 // --output FILE` run); the streamed dump hashed as it is written (what `dump xlsx` runs to
-// standard output, which cannot go back: survey, then the lines). Times
-// side by side in each round, peak RSS of each.
+// standard output, which cannot go back: survey, then the lines). Times side by side in each
+// round, peak RSS of each.
 struct DumpRun {
   unsigned threads = 1;
   std::vector<double> full, streamed, two_pass;

@@ -266,7 +266,7 @@ std::vector<std::size_t> StreamedDump::sheets_of_parts() const {
 
 void StreamedDump::write_once(RewindingOutput& output) {
   start_survey();
-  // The table first: cells are hashed as they come, with their strings.
+  // The table first: cells are written as they come, with their strings.
   if (const SharedStringsJob job = plan_shared_strings(package_, index_, options_, budgets_, context_)) {
     context_.shared_strings = job({});
   }
