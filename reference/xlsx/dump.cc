@@ -6,6 +6,7 @@
 #include "docconform/sha256.h"
 #include "dump_writer.h"
 #include "sheet_parser.h"
+#include "spilled_strings.h"
 
 namespace docconform::xlsx {
 namespace {
@@ -216,8 +217,9 @@ std::int64_t MergeCover::covered(std::uint32_t column) const {
   return sum;
 }
 
-DumpWriter::DumpWriter(const Workbook& workbook, const std::function<void(std::string_view)>& sink)
-    : workbook_(workbook), sink_(sink) {
+DumpWriter::DumpWriter(const Workbook& workbook, const std::function<void(std::string_view)>& sink,
+                       SpilledStrings* spilled)
+    : workbook_(workbook), spilled_(spilled != nullptr && spilled->taken() ? spilled : nullptr), sink_(sink) {
   out_.reserve(1 << 16);
 }
 
@@ -242,7 +244,7 @@ void DumpWriter::cell(const Segment& seg, const Cell& c, std::uint32_t row) {
       break;
     case CellType::shared_string:
       o += " s ";
-      append_quoted(o, workbook_.shared_strings.at(c.payload));
+      append_quoted(o, spilled_ != nullptr ? spilled_->at(c.payload) : workbook_.shared_strings.at(c.payload));
       break;
     case CellType::string:
       o += " s ";

@@ -13,6 +13,8 @@
 
 namespace docconform::xlsx {
 
+class SpilledStrings;
+
 // Which cells the merged ranges hide: a cell inside a range other than its top-left one. Asked
 // about cells in (row, column) order, it keeps the ranges that span the current row as a count
 // per column (a Fenwick tree over the columns: a range adds one over its columns from its top
@@ -88,7 +90,9 @@ class DumpWriter {
  public:
   // The last piece is flushed by end(): a sink may throw (a full disk, an output limit), and a
   // destructor must not.
-  DumpWriter(const Workbook& workbook, const std::function<void(std::string_view)>& sink);
+  // spilled, when it took the table, holds the shared strings instead of the workbook.
+  DumpWriter(const Workbook& workbook, const std::function<void(std::string_view)>& sink,
+             SpilledStrings* spilled = nullptr);
   void begin();                       // the header and workbook lines
   void sheet_begin(std::size_t index);  // the sheet line
   // The cells of a segment whose cells continue the sheet's in (row, column) order.
@@ -105,6 +109,7 @@ class DumpWriter {
   void cell(const Segment& segment, const Cell& cell, std::uint32_t row);
 
   const Workbook& workbook_;
+  SpilledStrings* spilled_;
   const std::function<void(std::string_view)>& sink_;
   std::string out_;
 };

@@ -16,6 +16,7 @@
 #include "package.h"
 #include "parts.h"
 #include "sheet_loader.h"
+#include "spilled_strings.h"
 #include "walk.h"
 
 namespace docconform::xlsx {
@@ -221,24 +222,25 @@ WorkbookIndex index_workbook(const Package& package, const LoadOptions& options,
 }
 
 void read_shared_strings_part(const Package& package, const std::string& part, const LoadOptions& options,
-                              SharedStrings& out, const std::function<void()>& between_reads, LoadBudgets* budgets) {
+                              SharedStrings& out, const std::function<void()>& between_reads, LoadBudgets* budgets,
+                              SpilledStrings* spill) {
   const ScanLimits limits = scan_limits(options.limits);
   try {
     // On one thread the part is parsed as it inflates: its XML is never held whole.
-    if (options.chunk_bytes != 0 && !runs_parallel(options.threads)) {
+    if (options.chunk_bytes != 0 && (!runs_parallel(options.threads) || spill != nullptr)) {
       PartStream stream(package, part);
       const auto next = [&](std::string& buffer, std::size_t max) {
         if (between_reads) between_reads();
         return stream.read(buffer, max);
       };
-      if (read_shared_strings_streaming(next, stream.declared_size(), limits, out, options, budgets)) return;
+      if (read_shared_strings_streaming(next, stream.declared_size(), limits, out, options, budgets, spill)) return;
       // A split point was not an <si> boundary: parse the whole part, read again uncounted.
       LoadOptions whole = options;
       whole.chunk_bytes = 0;
-      read_shared_strings(package.read(part, false), limits, out, whole, budgets);
+      read_shared_strings(package.read(part, false), limits, out, whole, budgets, spill);
       return;
     }
-    read_shared_strings(package.read(part), limits, out, options, budgets);
+    read_shared_strings(package.read(part), limits, out, options, budgets, spill);
   } catch (const Error& e) {
     throw e.with_file(package.label()).with_part(part);
   }
@@ -298,23 +300,24 @@ SheetParseContext sheet_parse_context(const LoadOptions& options, LoadBudgets& b
 }
 
 SharedStringsJob plan_shared_strings(const Package& package, WorkbookIndex& index, const LoadOptions& options,
-                                     LoadBudgets& budgets, SheetParseContext& context) {
+                                     LoadBudgets& budgets, SheetParseContext& context, SpilledStrings* spill) {
   SharedStrings& table = index.workbook.shared_strings;
+  const auto size = [&table, spill] { return spill != nullptr && spill->taken() ? spill->size() : table.items.size(); };
   if (shared_strings_beside_sheets(package, index, options)) {
     context.shared_strings = std::nullopt;
-    return [&package, &index, &table, &budgets, options](const std::function<void()>& between_reads) {
+    return [&package, &index, &table, &budgets, options, spill, size](const std::function<void()>& between_reads) {
       // This worker alone, while the others parse sheets: on one thread the part is parsed as
       // it inflates, so its XML is not held beside the growing sheets.
       LoadOptions one_thread = options;
       one_thread.threads = 1;
-      read_shared_strings_part(package, index.shared_strings_part, one_thread, table, between_reads, &budgets);
-      return table.items.size();
+      read_shared_strings_part(package, index.shared_strings_part, one_thread, table, between_reads, &budgets, spill);
+      return size();
     };
   }
   if (!index.shared_strings_part.empty()) {
-    read_shared_strings_part(package, index.shared_strings_part, options, table, {}, &budgets);
+    read_shared_strings_part(package, index.shared_strings_part, options, table, {}, &budgets, spill);
   }
-  context.shared_strings = table.items.size();
+  context.shared_strings = size();
   return {};
 }
 

@@ -8,9 +8,10 @@
 #include "docconform/canonical.h"
 #include "docconform/error.h"
 #include "docconform/parallel.h"
-#include "sheet_parser.h"
 #include "rich_text.h"
 #include "shape_match.h"
+#include "sheet_parser.h"
+#include "spilled_strings.h"
 #include "xml_text.h"
 
 namespace docconform::xlsx {
@@ -74,13 +75,14 @@ struct SstChunk {
   std::string closed_names;  // last chunk: what closed the assumed-open <sst>
   std::exception_ptr error;
   Growth memory, strings;    // charged to the load's budgets
+  std::size_t items_taken = 0;  // items moved to a SpilledStrings before these
 };
 
 // Charges what the chunk holds to the load's budgets: in steps, or all of it (final).
 void account(SstChunk& chunk, LoadBudgets* budgets, std::uint64_t offset, bool final) {
   if (budgets == nullptr) return;
   const auto where = [&] { return ErrorContext{"", "", offset}; };
-  chunk.strings.update(&budgets->shared_strings, chunk.items.size(), final ? 0 : 1 << 16, where);
+  chunk.strings.update(&budgets->shared_strings, chunk.items_taken + chunk.items.size(), final ? 0 : 1 << 16, where);
   const std::uint64_t bytes = chunk.items.size() * sizeof(TextRef) + chunk.arena.size() * sizeof(char16_t);
   chunk.memory.update(&budgets->memory, bytes, final ? 0 : 1 << 20, where);
 }
@@ -172,19 +174,31 @@ void merge_chunks(std::vector<SstChunk>& chunks, SharedStrings& out) {
 // written costs address space, not memory. Each is capped by what the part's declared size
 // could hold, since a declared size is a hint, not a promise: an item takes at least 5 bytes
 // (<si/>), a unit at least one.
-void reserve_like_first_chunk(std::size_t chunk_bytes, std::uint64_t expected_bytes, SstChunk& strings) {
-  if (chunk_bytes == 0 || expected_bytes <= chunk_bytes) return;
+// Returns whether the table predicted is past spill's limit: then nothing is reserved, and its
+// strings go to the file chunk by chunk.
+bool reserve_like_first_chunk(std::size_t chunk_bytes, std::uint64_t expected_bytes, const SpilledStrings* spill,
+                              SstChunk& strings) {
+  if (chunk_bytes == 0 || expected_bytes <= chunk_bytes) return false;
   const double scale = static_cast<double>(expected_bytes) / static_cast<double>(chunk_bytes);
   const double items = std::min(static_cast<double>(strings.items.size()) * scale * 1.05, expected_bytes / 5.0);
   const double units = std::min(static_cast<double>(strings.arena.size()) * scale * 1.25, static_cast<double>(expected_bytes));
+  if (spill != nullptr && spill->over_limit(units * sizeof(char16_t) + items * sizeof(TextRef))) return true;
   strings.items.reserve(static_cast<std::size_t>(items));
   strings.arena.reserve(static_cast<std::size_t>(units));
+  return false;
+}
+
+// Moves the strings read so far to the temporary file, with what they charged to max_memory.
+void take_strings(SstChunk& strings, SpilledStrings& spill, LoadBudgets* budgets) {
+  strings.items_taken += strings.items.size();
+  spill.take(strings.arena, strings.items);
+  strings.memory.release(budgets != nullptr ? &budgets->memory : nullptr);
 }
 
 }  // namespace
 
 void read_shared_strings(const std::string& xml, const ScanLimits& limits, SharedStrings& out,
-                         const LoadOptions& options, LoadBudgets* budgets) {
+                         const LoadOptions& options, LoadBudgets* budgets, SpilledStrings* spill) {
   const auto* data = reinterpret_cast<const std::uint8_t*>(xml.data());
   std::vector<std::pair<std::size_t, std::size_t>> ranges;  // [begin, end) of each chunk
   const std::size_t chunk = shared_strings_chunk_bytes(options);
@@ -211,10 +225,15 @@ void read_shared_strings(const std::string& xml, const ScanLimits& limits, Share
     parse_sst_chunk(data, xml.size(), 0, true, true, limits, options.shortcut, budgets, chunks[0]);
   }
   merge_chunks(chunks, out);
+  if (spill != nullptr && spill->over_limit(out.arena, out.items)) {
+    spill->take(out.arena, out.items);
+    for (SstChunk& c : chunks) c.memory.release(budgets != nullptr ? &budgets->memory : nullptr);
+  }
 }
 
 bool read_shared_strings_streaming(const PartReader& next, std::uint64_t expected_bytes, const ScanLimits& limits,
-                                   SharedStrings& out, const LoadOptions& options, LoadBudgets* budgets) {
+                                   SharedStrings& out, const LoadOptions& options, LoadBudgets* budgets,
+                                   SpilledStrings* spill) {
   const std::size_t target = shared_strings_chunk_bytes(options);
   // The chunks are parsed in order, so they append to one arena: no copy at the end.
   SstChunk strings;
@@ -223,6 +242,7 @@ bool read_shared_strings_streaming(const PartReader& next, std::uint64_t expecte
   std::string pending;
   std::uint64_t base = 0;
   std::size_t searched = 0;  // pending bytes that hold no <si> start (but a tag may straddle their end)
+  bool to_file = false;      // the strings go to spill as each chunk is read
   for (bool final = false; !final;) {
     final = next(pending, target) == 0;
     const auto* data = reinterpret_cast<const std::uint8_t*>(pending.data());
@@ -240,18 +260,28 @@ bool read_shared_strings_streaming(const PartReader& next, std::uint64_t expecte
     parse_sst_chunk(data, length, base, chunks == 0, final, limits, options.shortcut, budgets, strings);
     if (chunks++ == 0) {
       first_open_names = strings.open_names;
-      if (!final) reserve_like_first_chunk(length, expected_bytes, strings);
+      if (!final) to_file = reserve_like_first_chunk(length, expected_bytes, spill, strings);
     }
     if (!final && !strings.boundary) {
       release(strings, budgets);
+      if (spill != nullptr) spill->clear();
       return false;
+    }
+    if (to_file || (spill != nullptr && spill->over_limit(strings.arena, strings.items))) {
+      take_strings(strings, *spill, budgets);
+      to_file = true;
     }
     pending.erase(0, length);
     base += length;
   }
   if (chunks > 1 && strings.closed_names != first_open_names) {
     release(strings, budgets);
+    if (spill != nullptr) spill->clear();
     return false;
+  }
+  if (spill != nullptr && spill->taken()) {  // the rest goes after the strings taken
+    take_strings(strings, *spill, budgets);
+    return true;
   }
   out.arena = std::move(strings.arena);
   out.items = std::move(strings.items);

@@ -24,6 +24,7 @@
 #include "docconform/sha256.h"
 #include "docconform/xlsx/dump.h"
 #include "dump_writer.h"
+#include "spilled_strings.h"
 #include "walk.h"
 
 namespace docconform::xlsx {
@@ -121,7 +122,8 @@ class StreamedDump {
                const std::function<void()>& release_input)
       : options_(with_worker_inflate(options)),
         package_(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), label, options.limits, options.inflater),
-        budgets_(options.limits), window_(std::max<std::size_t>(window, 1)), release_input_(release_input) {}
+        budgets_(options.limits), window_(std::max<std::size_t>(window, 1)), table_(options.table_memory),
+        release_input_(release_input) {}
 
   // Pass 1: every error of the load, and what each sheet needs before its first line.
   void survey();
@@ -173,6 +175,7 @@ class StreamedDump {
   std::size_t window_;
   WorkbookIndex index_;
   SheetParseContext context_;  // knows the shared string table's size after the survey
+  SpilledStrings table_;       // the shared strings, when there are more than memory may hold
   std::vector<Survey> surveys_;   // per worksheet part
   std::vector<SheetMode> modes_;  // per worksheet part
   const std::function<void()>& release_input_;
@@ -208,7 +211,7 @@ void StreamedDump::note(std::size_t part, ChunkResult& result, const std::except
 
 void StreamedDump::survey() {
   start_survey();
-  const SharedStringsJob shared_strings = plan_shared_strings(package_, index_, options_, budgets_, context_);
+  const SharedStringsJob shared_strings = plan_shared_strings(package_, index_, options_, budgets_, context_, &table_);
   ChunkConsumer consumer;
   consumer.window = window_;
   consumer.chunk = [&](std::size_t part, ChunkResult& result, const std::exception_ptr& error, bool final) {
@@ -267,13 +270,13 @@ std::vector<std::size_t> StreamedDump::sheets_of_parts() const {
 void StreamedDump::write_once(RewindingOutput& output) {
   start_survey();
   // The table first: cells are written as they come, with their strings.
-  if (const SharedStringsJob job = plan_shared_strings(package_, index_, options_, budgets_, context_)) {
+  if (const SharedStringsJob job = plan_shared_strings(package_, index_, options_, budgets_, context_, &table_)) {
     context_.shared_strings = job({});
   }
   Workbook& wb = index_.workbook;
   const std::vector<std::size_t> sheet_of_part = sheets_of_parts();
   const std::function<void(std::string_view)> sink = [&](std::string_view piece) { output.write(piece); };
-  DumpWriter writer(wb, sink);
+  DumpWriter writer(wb, sink, &table_);
   writer.begin();
   std::size_t next_sheet = 0;            // the first sheet whose line is not written yet
   std::size_t current = no_part;          // the part whose chunks come now
@@ -342,7 +345,7 @@ void StreamedDump::write_from(const std::function<void(std::string_view)>& sink,
   Workbook& wb = index_.workbook;
   const std::vector<std::string>& parts = index_.worksheet_parts;
   const std::vector<std::size_t> sheet_of_part = sheets_of_parts();
-  DumpWriter writer(wb, sink);
+  DumpWriter writer(wb, sink, &table_);
   if (header) writer.begin();
 
   struct Current {

@@ -19,6 +19,8 @@
 
 namespace docconform::xlsx {
 
+class SpilledStrings;
+
 // What the relationship walk finds before any cell is read.
 struct WorkbookIndex {
   Workbook workbook;                            // sheets listed; no cells, no shared strings yet
@@ -35,10 +37,12 @@ struct WorkbookIndex {
 WorkbookIndex index_workbook(const Package& package, const LoadOptions& options, LoadBudgets* budgets = nullptr);
 
 // Reads the shared strings part into out (split into chunks on the pool as options allow).
-// When it is parsed as it inflates, between_reads runs before each read of the part.
+// When it is parsed as it inflates, between_reads runs before each read of the part. Given
+// spill, a table over its limit goes there instead, and the part is parsed as it inflates, on
+// the calling thread, so that neither its XML nor its strings are held whole.
 void read_shared_strings_part(const Package& package, const std::string& part, const LoadOptions& options,
                               SharedStrings& out, const std::function<void()>& between_reads = {},
-                              LoadBudgets* budgets = nullptr);
+                              LoadBudgets* budgets = nullptr, SpilledStrings* spill = nullptr);
 
 // Fails when the shared strings and sheet parts declare more than the inflate budget (checked
 // before they are inflated on several threads, so that the error is the same at every count).
@@ -47,11 +51,12 @@ void check_declared_budget(const Package& package, const WorkbookIndex& index);
 // The context of the sheet parses of a load charging budgets.
 SheetParseContext sheet_parse_context(const LoadOptions& options, LoadBudgets& budgets);
 
-// Reads the shared strings into index.workbook now and gives context their count, or, when one
-// worker is to read them beside the sheets (several threads, a table no larger than the
-// sheets), returns that job for load_sheets or stream_sheets and leaves the count unknown.
+// Reads the shared strings into index.workbook (or spill) now and gives context their count,
+// or, when one worker is to read them beside the sheets (several threads, a table no larger
+// than the sheets), returns that job for load_sheets or stream_sheets and leaves the count
+// unknown.
 SharedStringsJob plan_shared_strings(const Package& package, WorkbookIndex& index, const LoadOptions& options,
-                                     LoadBudgets& budgets, SheetParseContext& context);
+                                     LoadBudgets& budgets, SheetParseContext& context, SpilledStrings* spill = nullptr);
 
 // Runs attempt(options). A limit reached while several threads built the model may be the sum
 // of what they held at that moment: after a limit error or a failed allocation the attempt is

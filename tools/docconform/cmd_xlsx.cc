@@ -25,6 +25,7 @@ struct LoadFlags {
   bool no_shortcut = false;
   InflaterOption inflater;
   std::size_t chunk_bytes = xlsx::LoadOptions{}.chunk_bytes;
+  std::uint64_t table_memory = xlsx::LoadOptions{}.table_memory;
 
   unsigned thread_cap() const { return serial ? 1 : threads; }
 
@@ -32,6 +33,7 @@ struct LoadFlags {
     xlsx::LoadOptions o;
     o.threads = file_threads;
     o.chunk_bytes = chunk_bytes;
+    o.table_memory = table_memory;
     o.shortcut = !no_shortcut;
     o.inflater = inflater.kind();
     o.limits = limits.limits();
@@ -47,6 +49,11 @@ void add_load_flags(CLI::App* app, LoadFlags& flags) {
   app->add_flag("--no-shortcut", flags.no_shortcut,
                 "Read every cell and shared string token by token (the result must not change)");
   app->add_option("--chunk-bytes", flags.chunk_bytes, "Split sheets into chunks of about this much XML (0 = never)")
+      ->transform(byte_range(0, max_bytes_option));
+  app->add_option("--table-memory", flags.table_memory,
+                  "Shared strings held in memory up to this size; a larger table goes to a temporary file in $TMPDIR "
+                  "(0 = always held)")
+      ->capture_default_str()
       ->transform(byte_range(0, max_bytes_option));
   flags.inflater.add_to(app);
   flags.limits.add_to(app);

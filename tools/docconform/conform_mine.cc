@@ -358,7 +358,7 @@ class Campaign {
       }
       j["implementations"].push_back(v);
     }
-    return j.dump(2) + "\n";
+    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   }
 
   std::string progress_line(Clock::time_point start) const {

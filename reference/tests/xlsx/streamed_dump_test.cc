@@ -2,7 +2,8 @@
 // one pass up to the first sheet that needs its survey) against the dump of the full load: the same
 // bytes (their SHA-256), or the same error, for the bundled cases, the real-file corpus and workbooks made to need what a
 // sheet gives only at its end (merged ranges, cells out of order, unsafe split points, errors
-// after the first sheet), at 1 and 2 threads, several chunk sizes and windows of 1 and 2 chunks.
+// after the first sheet), at 1 and 2 threads, several chunk sizes, windows of 1 and 2 chunks, and
+// shared string tables held in memory or in a temporary file.
 // Named "Parallel" so that ci/sanitizers runs it under TSan.
 #include <gtest/gtest.h>
 
@@ -84,11 +85,14 @@ std::string streamed_outcome(const std::string& bytes, const LoadOptions& option
   return outcome;
 }
 
-LoadOptions with(unsigned threads, std::size_t chunk_bytes, const Limits& limits = {}) {
+// table_memory 1: every shared string table goes to a temporary file.
+LoadOptions with(unsigned threads, std::size_t chunk_bytes, const Limits& limits = {},
+                 std::uint64_t table_memory = LoadOptions{}.table_memory) {
   LoadOptions o;
   o.threads = threads;
   o.chunk_bytes = chunk_bytes;
   o.limits = limits;
+  o.table_memory = table_memory;
   return o;
 }
 
@@ -99,8 +103,10 @@ void expect_same_as_full_load(const std::string& bytes, const std::string& name,
   for (const unsigned threads : {1u, 2u}) {
     for (const std::size_t chunk : {std::size_t{0}, std::size_t{16384}, small_chunk}) {
       for (const std::size_t window : {1u, 2u}) {
-        ASSERT_EQ(streamed_outcome(bytes, with(threads, chunk, limits), window), expected)
-            << name << " threads " << threads << " chunk " << chunk << " window " << window;
+        const std::uint64_t table_memory = window == 1 ? 1 : LoadOptions{}.table_memory;
+        ASSERT_EQ(streamed_outcome(bytes, with(threads, chunk, limits, table_memory), window), expected)
+            << name << " threads " << threads << " chunk " << chunk << " window " << window << " table memory "
+            << table_memory;
       }
     }
   }
@@ -115,14 +121,17 @@ std::string read_all(const std::filesystem::path& path) {
 
 void expect_directory_same(const std::filesystem::path& dir) {
   // One configuration a file, in turn: 1 thread, chunks of 4 KiB, a window of 1; 2 threads,
-  // chunks of 200 bytes, a window of 2 (the sets are large enough to cover both kinds).
+  // chunks of 200 bytes, a window of 2; each with the table in memory, then in a temporary file
+  // (the sets are large enough to cover every kind).
   std::size_t files = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     if (entry.path().extension() != ".xlsx" && entry.path().extension() != ".xlsm") continue;
     const std::string bytes = read_all(entry.path());
     const unsigned threads = files % 2 == 0 ? 1 : 2;
-    ASSERT_EQ(streamed_outcome(bytes, with(threads, threads == 1 ? 4096 : 200), threads), full_outcome(bytes, with(1, 0)))
-        << entry.path().filename().string() << " threads " << threads;
+    const std::uint64_t table_memory = files % 4 < 2 ? LoadOptions{}.table_memory : 1;
+    ASSERT_EQ(streamed_outcome(bytes, with(threads, threads == 1 ? 4096 : 200, {}, table_memory), threads),
+              full_outcome(bytes, with(1, 0)))
+        << entry.path().filename().string() << " threads " << threads << " table memory " << table_memory;
     ++files;
   }
   EXPECT_GT(files, 0u);
@@ -325,6 +334,33 @@ TEST(XlsxStreamedDumpParallel, MemoryHoldsAWindowNotTheSheet) {
     EXPECT_EQ(full_outcome(bytes, with(threads, 32 << 10, tight)).rfind("error: ", 0), 0u);
     EXPECT_EQ(streamed_outcome(bytes, with(threads, 32 << 10, tight), 2), full_outcome(bytes, with(threads, 0)));
   }
+}
+
+// A table larger than table_memory is not held: the dump passes a max_memory the table alone
+// passes, and a temporary file that cannot be made is an error only when the table needs one.
+TEST(XlsxStreamedDumpParallel, ATableOverTableMemoryGoesToATemporaryFile) {
+  GenOptions g;
+  g.rows = 20000;
+  g.columns = 4;
+  const std::string bytes = generate_workbook(g);  // a table of about 1.3 MB in memory
+  Limits tight;
+  tight.max_memory = 1 << 20;
+  for (const unsigned threads : {1u, 2u}) {
+    const std::string expected = full_outcome(bytes, with(threads, 0));
+    EXPECT_NE(streamed_outcome(bytes, with(threads, 32 << 10, tight, 0), 2), expected) << "the table fits in max_memory";
+    EXPECT_EQ(streamed_outcome(bytes, with(threads, 32 << 10, tight, 64 << 10), 2), expected);
+  }
+  const char* saved = std::getenv("TMPDIR");
+  const std::string old = saved != nullptr ? saved : "";
+  ::setenv("TMPDIR", "/nonexistent-directory", 1);
+  const std::string unmade = digest_outcome(bytes, with(1, 32 << 10, {}, 64 << 10), 2);
+  const std::string held = digest_outcome(bytes, with(1, 32 << 10, {}, 0), 2);
+  saved != nullptr ? ::setenv("TMPDIR", old.c_str(), 1) : ::unsetenv("TMPDIR");
+  EXPECT_EQ(unmade.rfind("error: ", 0), 0u) << unmade;
+  EXPECT_NE(unmade.find("the shared string table's temporary file: cannot be created in /nonexistent-directory"),
+            std::string::npos)
+      << unmade;
+  EXPECT_EQ(held, sha256_hex(full_outcome(bytes, with(1, 0))));
 }
 
 }  // namespace

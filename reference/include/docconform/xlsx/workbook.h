@@ -80,6 +80,10 @@ struct LoadOptions {
   // shortcut instead of token by token; the result is the same (off: for differential tests).
   bool shortcut = true;
   InflaterKind inflater = default_inflater();  // which decoder inflates the zip parts
+  // The streamed dump and digest (docconform/xlsx/dump.h) hold a shared string table of up to
+  // this many bytes in memory, a larger one in a temporary file ($TMPDIR, else /tmp) read back
+  // through a cache of this size; 0 = always in memory. The full load's model holds it whole.
+  std::uint64_t table_memory = 64 << 20;
   Limits limits;
 };
 

@@ -18,7 +18,7 @@ FLIP = {"true": "false", "false": "true"}
 
 def main():
     path, docconform = sys.argv[1], sys.argv[2]
-    dump = subprocess.run([docconform, "dump", "xlsx", path], capture_output=True, text=True)
+    dump = subprocess.run([docconform, "dump", "xlsx", path], capture_output=True, text=True, errors="replace")
     if dump.returncode != 0:
         sys.stderr.write(dump.stderr)
         return dump.returncode

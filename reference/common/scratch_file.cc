@@ -1,0 +1,84 @@
+#include "common/scratch_file.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include "docconform/error.h"
+
+namespace docconform {
+namespace {
+
+std::string temporary_directory() {
+  const char* dir = std::getenv("TMPDIR");
+  return dir != nullptr && *dir != '\0' ? dir : "/tmp";
+}
+
+}  // namespace
+
+ScratchFile::ScratchFile(std::string use) : use_(std::move(use)) {
+  const std::string dir = temporary_directory();
+  fd_ = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  if (fd_ < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {  // no O_TMPFILE here
+    std::string name = dir + "/docconform-XXXXXX";
+    fd_ = ::mkostemp(name.data(), O_CLOEXEC);
+    if (fd_ >= 0) ::unlink(name.c_str());
+  }
+  if (fd_ < 0) fail("cannot be created in " + dir, errno);
+}
+
+ScratchFile::~ScratchFile() { ::close(fd_); }
+
+void ScratchFile::append(const void* data, std::size_t size) {
+  if (buffer_.size() + size > buffer_bytes) flush();
+  if (size >= buffer_bytes) {
+    buffer_.assign(static_cast<const char*>(data), size);
+    flush();
+    return;
+  }
+  buffer_.append(static_cast<const char*>(data), size);
+}
+
+void ScratchFile::flush() {
+  const char* data = buffer_.data();
+  std::size_t left = buffer_.size();
+  while (left > 0) {
+    const ssize_t n = ::pwrite(fd_, data, std::min<std::size_t>(left, 1u << 30), static_cast<off_t>(written_));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) fail("write failed", errno);
+    if (n == 0) fail("write failed", EIO);  // no progress and no reason: do not spin
+    data += n;
+    left -= static_cast<std::size_t>(n);
+    written_ += static_cast<std::uint64_t>(n);
+  }
+  buffer_.clear();
+}
+
+void ScratchFile::read(std::uint64_t offset, void* out, std::size_t size) {
+  if (offset + size > written_) flush();
+  auto* to = static_cast<char*>(out);
+  while (size > 0) {
+    const ssize_t n = ::pread(fd_, to, std::min<std::size_t>(size, 1u << 30), static_cast<off_t>(offset));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) fail("read failed", errno);
+    if (n == 0) fail("read failed: it is shorter than was written", EIO);
+    to += n;
+    size -= static_cast<std::size_t>(n);
+    offset += static_cast<std::uint64_t>(n);
+  }
+}
+
+void ScratchFile::clear() {
+  buffer_.clear();
+  if (::ftruncate(fd_, 0) != 0) fail("truncate failed", errno);
+  written_ = 0;
+}
+
+void ScratchFile::fail(const std::string& what, int error) const {
+  throw Error(ErrorKind::io, {}, use_ + ": " + what + ": " + std::strerror(error));
+}
+
+}  // namespace docconform

@@ -1,0 +1,41 @@
+// A temporary file for data too large to hold in memory, read back at offsets. It is created
+// without a name (O_TMPFILE, else removed as soon as it is opened) in $TMPDIR or /tmp, so
+// nothing is left behind however the process ends. Every call is checked: a failure is
+// Error(io) naming the file's use and the system's reason.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace docconform {
+
+class ScratchFile {
+ public:
+  // use names the file in errors ("the shared string table's temporary file").
+  explicit ScratchFile(std::string use);
+  ~ScratchFile();
+  ScratchFile(const ScratchFile&) = delete;
+  ScratchFile& operator=(const ScratchFile&) = delete;
+
+  // Adds bytes at the end, through a buffer of buffer_bytes.
+  void append(const void* data, std::size_t size);
+  std::uint64_t size() const { return written_ + buffer_.size(); }
+  // Copies size bytes from offset (within what was appended) to out.
+  void read(std::uint64_t offset, void* out, std::size_t size);
+  // Drops everything appended.
+  void clear();
+
+  static constexpr std::size_t buffer_bytes = 1 << 20;
+
+ private:
+  void flush();
+  [[noreturn]] void fail(const std::string& what, int error) const;
+
+  std::string use_;
+  int fd_ = -1;
+  std::string buffer_;
+  std::uint64_t written_ = 0;
+};
+
+}  // namespace docconform

@@ -1,0 +1,68 @@
+// ScratchFile: what was appended reads back at any offset, written out or still buffered; it
+// leaves no name behind; a directory it cannot use is Error(io) naming its use.
+#include "common/scratch_file.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "docconform/error.h"
+
+namespace docconform {
+namespace {
+
+TEST(ScratchFile, ReadsBackWhatWasAppendedBufferedOrWritten) {
+  ScratchFile file("test scratch");
+  std::string all;
+  for (int i = 0; i < 3000; ++i) {
+    const std::string piece(static_cast<std::size_t>(i % 997) + 1, static_cast<char>('a' + i % 26));
+    file.append(piece.data(), piece.size());
+    all += piece;
+  }
+  const std::string large(ScratchFile::buffer_bytes + 5, 'L');  // past the buffer: written at once
+  file.append(large.data(), large.size());
+  all += large;
+  file.append("tail", 4);  // still in the buffer
+  all += "tail";
+  ASSERT_EQ(file.size(), all.size());
+  for (const std::uint64_t offset : {std::uint64_t{0}, std::uint64_t{12345}, std::uint64_t{all.size() - 10}}) {
+    std::string got(10, '\0');
+    file.read(offset, got.data(), got.size());
+    EXPECT_EQ(got, all.substr(offset, 10)) << offset;
+  }
+  file.clear();
+  EXPECT_EQ(file.size(), 0u);
+  file.append("again", 5);
+  std::string got(5, '\0');
+  file.read(0, got.data(), 5);
+  EXPECT_EQ(got, "again");
+}
+
+TEST(ScratchFile, LeavesNoNameInItsDirectory) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "docconform-scratch-test";
+  std::filesystem::create_directories(dir);
+  const char* saved = std::getenv("TMPDIR");
+  const std::string old = saved != nullptr ? saved : "";
+  ::setenv("TMPDIR", dir.c_str(), 1);
+  {
+    ScratchFile file("test scratch");
+    file.append("x", 1);
+    EXPECT_TRUE(std::filesystem::is_empty(dir));
+  }
+  ::setenv("TMPDIR", "/nonexistent-directory", 1);
+  try {
+    ScratchFile file("test scratch");
+    ADD_FAILURE() << "made in a directory that does not exist";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::io);
+    EXPECT_NE(std::string(e.what()).find("test scratch: cannot be created in /nonexistent-directory"), std::string::npos)
+        << e.what();
+  }
+  saved != nullptr ? ::setenv("TMPDIR", old.c_str(), 1) : ::unsetenv("TMPDIR");
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace docconform
