@@ -52,9 +52,9 @@ def main():
         if [r.get("threads") for r in d["dump"]] != [1, 2]:
             problems.append("dump is for threads %s, expected [1, 2]" % [r.get("threads") for r in d["dump"]])
         for r in d["dump"]:
-            for key in ("full_median_s", "streamed_median_s", "streamed_speed_vs_full", "two_pass_median_s",
-                        "two_pass_speed_vs_full", "full_peak_rss_bytes", "streamed_peak_rss_bytes",
-                        "two_pass_peak_rss_bytes"):
+            for key in ("full_median_s", "streamed_median_s", "streamed_speed_vs_full", "spooled_median_s",
+                        "spooled_speed_vs_full", "full_peak_rss_bytes", "streamed_peak_rss_bytes",
+                        "spooled_peak_rss_bytes"):
                 if not r.get(key, 0) > 0:
                     problems.append("dump %s lacks a positive %s" % (r.get("threads"), key))
             if r.get("digests_equal") is not True:

@@ -142,14 +142,14 @@ xlsx::LoadOptions with_threads(xlsx::LoadOptions options, unsigned threads) {
 
 // The digest of the canonical dump three ways, per thread count: the full load then the dump of
 // its model; the streamed digest (one pass where it can go back, as `digest xlsx` and `dump xlsx
-// --output FILE` run); the streamed dump hashed as it is written (what `dump xlsx` runs to
-// standard output, which cannot go back: survey, then the lines). Times side by side in each
-// round, peak RSS of each.
+// --output FILE` run); the streamed dump hashed as it is passed on (what `dump xlsx` runs to
+// standard output, which cannot go back: the one pass into a temporary file, spooled out once
+// complete). Times side by side in each round, peak RSS of each.
 struct DumpRun {
   unsigned threads = 1;
-  std::vector<double> full, streamed, two_pass;
-  std::vector<double> ratio, two_pass_ratio;  // full time / the other's, per round
-  std::uint64_t full_peak_rss = 0, streamed_peak_rss = 0, two_pass_peak_rss = 0;
+  std::vector<double> full, streamed, spooled;
+  std::vector<double> ratio, spooled_ratio;  // full time / the other's, per round
+  std::uint64_t full_peak_rss = 0, streamed_peak_rss = 0, spooled_peak_rss = 0;
   bool digests_equal = true;
 };
 
@@ -161,7 +161,7 @@ std::string streamed_digest(const std::string& bytes, const xlsx::LoadOptions& o
   return xlsx::streamed_dump_sha256(bytes, options, "bench");
 }
 
-std::string two_pass_digest(const std::string& bytes, const xlsx::LoadOptions& options) {
+std::string spooled_digest(const std::string& bytes, const xlsx::LoadOptions& options) {
   Sha256 hash;
   xlsx::write_streamed_dump(bytes, options, "bench", [&](std::string_view piece) { hash.update(piece); });
   return hash.final_hex();
@@ -178,11 +178,11 @@ DumpRun measure_dump(const std::string& bytes, const xlsx::LoadOptions& options,
   };
   const auto [full, full_rss] = peak(full_digest);
   const auto [streamed, streamed_rss] = peak(streamed_digest);
-  const auto [two_pass, two_pass_rss] = peak(two_pass_digest);
+  const auto [spooled, spooled_rss] = peak(spooled_digest);
   run.full_peak_rss = full_rss;
   run.streamed_peak_rss = streamed_rss;
-  run.two_pass_peak_rss = two_pass_rss;
-  run.digests_equal = full == streamed && full == two_pass;
+  run.spooled_peak_rss = spooled_rss;
+  run.digests_equal = full == streamed && full == spooled;
   const auto timed = [&](auto digest) {
     const double t0 = now_s();
     digest(bytes, options);
@@ -191,9 +191,9 @@ DumpRun measure_dump(const std::string& bytes, const xlsx::LoadOptions& options,
   for (unsigned i = 0; i < repeat; ++i) {
     run.full.push_back(timed(full_digest));
     run.streamed.push_back(timed(streamed_digest));
-    run.two_pass.push_back(timed(two_pass_digest));
+    run.spooled.push_back(timed(spooled_digest));
     run.ratio.push_back(run.full.back() / run.streamed.back());
-    run.two_pass_ratio.push_back(run.full.back() / run.two_pass.back());
+    run.spooled_ratio.push_back(run.full.back() / run.spooled.back());
   }
   return run;
 }
@@ -500,10 +500,10 @@ void run_bench(const BenchFlags& flags) {
         j << "    {\"threads\": " << d.threads << ", \"full_median_s\": " << number(median(d.full))
           << ", \"streamed_median_s\": " << number(median(d.streamed))
           << ", \"streamed_speed_vs_full\": " << number(median(d.ratio))
-          << ", \"two_pass_median_s\": " << number(median(d.two_pass))
-          << ", \"two_pass_speed_vs_full\": " << number(median(d.two_pass_ratio))
+          << ", \"spooled_median_s\": " << number(median(d.spooled))
+          << ", \"spooled_speed_vs_full\": " << number(median(d.spooled_ratio))
           << ", \"full_peak_rss_bytes\": " << d.full_peak_rss << ", \"streamed_peak_rss_bytes\": " << d.streamed_peak_rss
-          << ", \"two_pass_peak_rss_bytes\": " << d.two_pass_peak_rss
+          << ", \"spooled_peak_rss_bytes\": " << d.spooled_peak_rss
           << ", \"digests_equal\": " << (d.digests_equal ? "true" : "false") << "}" << (i + 1 < dumps.size() ? "," : "")
           << "\n";
       }
@@ -531,9 +531,9 @@ void run_bench(const BenchFlags& flags) {
   for (const DumpRun& d : dumps) {
     std::cout << "digest threads " << d.threads << ": full load " << number(median(d.full)) << " s, peak RSS "
               << d.full_peak_rss / (1 << 20) << " MiB; streamed " << number(median(d.streamed)) << " s, peak RSS "
-              << d.streamed_peak_rss / (1 << 20) << " MiB; speed vs full " << number(median(d.ratio)) << "; two passes "
-              << number(median(d.two_pass)) << " s, peak RSS " << d.two_pass_peak_rss / (1 << 20) << " MiB, speed vs full "
-              << number(median(d.two_pass_ratio))
+              << d.streamed_peak_rss / (1 << 20) << " MiB; speed vs full " << number(median(d.ratio)) << "; spooled "
+              << number(median(d.spooled)) << " s, peak RSS " << d.spooled_peak_rss / (1 << 20) << " MiB, speed vs full "
+              << number(median(d.spooled_ratio))
               << (d.digests_equal ? "" : "; DIGESTS DIFFER") << "\n";
   }
   for (const auto& [name, medians] : modes) {

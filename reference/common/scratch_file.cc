@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -71,10 +72,29 @@ void ScratchFile::read(std::uint64_t offset, void* out, std::size_t size) {
   }
 }
 
-void ScratchFile::clear() {
+void ScratchFile::read_all(const std::function<void(std::string_view)>& to) {
+  if (written_ == 0) {  // all still in the buffer
+    if (!buffer_.empty()) to(buffer_);
+    return;
+  }
+  flush();
+  std::string piece(static_cast<std::size_t>(std::min<std::uint64_t>(written_, buffer_bytes)), '\0');
+  for (std::uint64_t offset = 0; offset < written_;) {
+    const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(written_ - offset, piece.size()));
+    read(offset, piece.data(), n);
+    to({piece.data(), n});
+    offset += n;
+  }
+}
+
+void ScratchFile::truncate(std::uint64_t size) {
+  if (size >= written_) {
+    buffer_.resize(static_cast<std::size_t>(size - written_));
+    return;
+  }
   buffer_.clear();
-  if (::ftruncate(fd_, 0) != 0) fail("truncate failed", errno);
-  written_ = 0;
+  if (::ftruncate(fd_, static_cast<off_t>(size)) != 0) fail("truncate failed", errno);
+  written_ = size;
 }
 
 void ScratchFile::fail(const std::string& what, int error) const {

@@ -6,7 +6,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <string_view>
 
 namespace docconform {
 
@@ -23,8 +25,11 @@ class ScratchFile {
   std::uint64_t size() const { return written_ + buffer_.size(); }
   // Copies size bytes from offset (within what was appended) to out.
   void read(std::uint64_t offset, void* out, std::size_t size);
-  // Drops everything appended.
-  void clear();
+  // Passes everything appended to `to`, in order, in pieces of at most buffer_bytes.
+  void read_all(const std::function<void(std::string_view)>& to);
+  // Drops the bytes from `size` (at most size()) on.
+  void truncate(std::uint64_t size);
+  void clear() { truncate(0); }
 
   static constexpr std::size_t buffer_bytes = 1 << 20;
 

@@ -16,15 +16,18 @@
 // its first line (merged ranges that may hide a cell it wrote, cells out of order, an unsafe
 // split) is taken back to its start, and the sheets from there on are written as the second
 // pass writes them. On an error of the input the output starts again with both passes, which
-// find the full load's error.
+// find the full load's error. An output that cannot go back (a pipe) gets the one pass through
+// a temporary file, once it is complete; both passes only when no such file can be had.
 #include <algorithm>
 #include <memory>
 #include <optional>
 
+#include "common/scratch_file.h"
 #include "docconform/sha256.h"
 #include "docconform/xlsx/dump.h"
 #include "dump_writer.h"
 #include "spilled_strings.h"
+#include "stream_dump.h"
 #include "walk.h"
 
 namespace docconform::xlsx {
@@ -408,9 +411,10 @@ void StreamedDump::write_from(const std::function<void(std::string_view)>& sink,
   finish_dump(writer, next_sheet, wb.sheets.size());
 }
 
-void stream_dump(std::string_view bytes, const LoadOptions& options, const std::string& label,
-                 const std::function<void(std::string_view)>& sink, std::size_t window,
-                 const std::function<void()>& release_input) {
+// Both passes: every error is found before the first piece goes to sink.
+void stream_two_passes(std::string_view bytes, const LoadOptions& options, const std::string& label,
+                       const std::function<void(std::string_view)>& sink, std::size_t window,
+                       const std::function<void()>& release_input) {
   std::unique_ptr<StreamedDump> dump = with_serial_retry(options, label, [&](const LoadOptions& how) {
     auto attempt = std::make_unique<StreamedDump>(bytes, how, label, window, release_input);
     attempt->survey();
@@ -438,7 +442,67 @@ void stream_rewindable(std::string_view bytes, const LoadOptions& options, const
     if (output.sink_failed()) throw;
   }
   output.restart();
-  stream_dump(bytes, options, label, [&](std::string_view piece) { output.write(piece); }, window, release_input);
+  stream_two_passes(bytes, options, label, [&](std::string_view piece) { output.write(piece); }, window, release_input);
+}
+
+// A dump kept in a temporary file until it is complete, for a sink that cannot go back.
+class SpooledSink final : public RewindableSink {
+ public:
+  SpooledSink() : file_("the dump's temporary file") {}
+  void write(std::string_view piece) override {
+    checked([&] { file_.append(piece.data(), piece.size()); });
+  }
+  void mark() override { marked_ = file_.size(); }
+  void go_back() override {
+    checked([&] { file_.truncate(marked_); });
+  }
+  void restart() override {
+    checked([&] { file_.clear(); });
+    marked_ = 0;
+  }
+  bool failed() const { return failed_; }
+  void copy_to(const std::function<void(std::string_view)>& sink) { file_.read_all(sink); }
+
+ private:
+  template <typename Call>
+  void checked(const Call& call) {
+    try {
+      call();
+    } catch (...) {
+      failed_ = true;
+      throw;
+    }
+  }
+
+  ScratchFile file_;
+  std::uint64_t marked_ = 0;
+  bool failed_ = false;
+};
+
+// The dump into a sink that cannot go back: one pass into a temporary file, passed on once
+// complete, so the sink gets the whole dump or nothing; both passes straight into the sink when
+// no temporary file can be had (none can be made, or its disk is full).
+void stream_dump(std::string_view bytes, const LoadOptions& options, const std::string& label,
+                 const std::function<void(std::string_view)>& sink, const OutputLimits& limits, std::size_t window,
+                 const std::function<void()>& release_input) {
+  std::optional<SpooledSink> spool;
+  try {
+    spool.emplace();
+  } catch (const Error&) {
+  }
+  if (spool) {
+    try {
+      stream_rewindable(bytes, options, label, *spool, limits, window, release_input);
+    } catch (...) {
+      if (!spool->failed()) throw;
+      spool.reset();
+    }
+    if (spool) {
+      spool->copy_to(sink);
+      return;
+    }
+  }
+  stream_two_passes(bytes, options, label, bounded_sink(limits, label, sink), window, release_input);
 }
 
 // Runs read on the file's mapping; a file that shrank while it was read gives that error,
@@ -457,15 +521,22 @@ void read_mapped(const std::string& path,
 
 }  // namespace
 
-void write_streamed_dump(std::string_view bytes, const LoadOptions& options, const std::string& label,
+void write_two_pass_dump(std::string_view bytes, const LoadOptions& options, const std::string& label,
                          const std::function<void(std::string_view)>& sink, std::size_t window) {
-  stream_dump(bytes, options, label, sink, window, {});
+  stream_two_passes(bytes, options, label, sink, window, {});
+}
+
+void write_streamed_dump(std::string_view bytes, const LoadOptions& options, const std::string& label,
+                         const std::function<void(std::string_view)>& sink, const OutputLimits& limits,
+                         std::size_t window) {
+  stream_dump(bytes, options, label, sink, limits, window, {});
 }
 
 void write_streamed_dump_file(const std::string& path, const LoadOptions& options,
-                              const std::function<void(std::string_view)>& sink, std::size_t window) {
+                              const std::function<void(std::string_view)>& sink, const OutputLimits& limits,
+                              std::size_t window) {
   read_mapped(path, [&](std::string_view bytes, const std::function<void()>& release_input) {
-    stream_dump(bytes, options, path, sink, window, release_input);
+    stream_dump(bytes, options, path, sink, limits, window, release_input);
   });
 }
 

@@ -62,7 +62,7 @@ void add_load_flags(CLI::App* app, LoadFlags& flags) {
 // The dump of the workbook, streamed as its sheets are parsed, stopped at max_output_bytes.
 FileDumper dumper(const LoadFlags& flags) {
   return [&flags](const std::string& path, unsigned threads, const DumpSink& sink) {
-    xlsx::write_streamed_dump_file(path, flags.options(threads), bounded_sink(flags.limits.output_limits(), path, sink));
+    xlsx::write_streamed_dump_file(path, flags.options(threads), sink, flags.limits.output_limits());
   };
 }
 

@@ -1,5 +1,6 @@
-// The streamed dump (write_streamed_dump; into a sink that goes back, and the streamed digest,
-// one pass up to the first sheet that needs its survey) against the dump of the full load: the same
+// The streamed dump (write_streamed_dump, one pass through a temporary file; into a sink that goes
+// back, and the streamed digest, one pass up to the first sheet that needs its survey; both passes
+// straight into a sink) against the dump of the full load: the same
 // bytes (their SHA-256), or the same error, for the bundled cases, the real-file corpus and workbooks made to need what a
 // sheet gives only at its end (merged ranges, cells out of order, unsafe split points, errors
 // after the first sheet), at 1 and 2 threads, several chunk sizes, windows of 1 and 2 chunks, and
@@ -7,6 +8,7 @@
 // Named "Parallel" so that ci/sanitizers runs it under TSan.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -14,6 +16,7 @@
 #include "docconform/error.h"
 #include "docconform/sha256.h"
 #include "test_workbook.h"
+#include "xlsx/stream_dump.h"
 
 namespace docconform::xlsx::test {
 namespace {
@@ -71,7 +74,7 @@ std::string streamed_outcome(const std::string& bytes, const LoadOptions& option
   std::string out;
   std::string outcome;
   try {
-    write_streamed_dump(bytes, options, "f", [&](std::string_view piece) { out.append(piece); }, window);
+    write_streamed_dump(bytes, options, "f", [&](std::string_view piece) { out.append(piece); }, {}, window);
     outcome = out;
   } catch (const Error& e) {
     EXPECT_EQ(out, "") << "output before the error";
@@ -82,6 +85,15 @@ std::string streamed_outcome(const std::string& bytes, const LoadOptions& option
       << "the streamed digest, threads " << options.threads << " chunk " << options.chunk_bytes << " window " << window;
   EXPECT_EQ(rewindable_outcome(bytes, options, window), outcome)
       << "into a sink that goes back, threads " << options.threads << " chunk " << options.chunk_bytes << " window " << window;
+  out.clear();
+  try {
+    write_two_pass_dump(bytes, options, "f", [&](std::string_view piece) { out.append(piece); }, window);
+  } catch (const Error& e) {
+    EXPECT_EQ(out, "") << "output of both passes before the error";
+    out = std::string("error: ") + e.what();
+  }
+  EXPECT_EQ(out, outcome) << "both passes, threads " << options.threads << " chunk " << options.chunk_bytes << " window "
+                          << window;
   return outcome;
 }
 
@@ -95,6 +107,20 @@ LoadOptions with(unsigned threads, std::size_t chunk_bytes, const Limits& limits
   o.table_memory = table_memory;
   return o;
 }
+
+// Sets TMPDIR for the scope (where temporary files go).
+class TemporaryDirectory {
+ public:
+  explicit TemporaryDirectory(const char* dir) : had_(std::getenv("TMPDIR") != nullptr) {
+    if (had_) old_ = std::getenv("TMPDIR");
+    ::setenv("TMPDIR", dir, 1);
+  }
+  ~TemporaryDirectory() { had_ ? ::setenv("TMPDIR", old_.c_str(), 1) : ::unsetenv("TMPDIR"); }
+
+ private:
+  bool had_;
+  std::string old_;
+};
 
 // small_chunk: the smallest chunk size tried (a few rows of the workbooks here).
 void expect_same_as_full_load(const std::string& bytes, const std::string& name, const Limits& limits = {},
@@ -279,14 +305,27 @@ TEST(XlsxStreamedDumpParallel, ErrorsRestartTheSinkButTheSinksOwnAreThrown) {
   EXPECT_EQ(failing.restarts, 0);
 }
 
-TEST(XlsxStreamedDump, DigestStopsAtMaxOutputBytes) {
+// Into a digest and into a sink that cannot go back (which then gets nothing), through the
+// temporary file or, where none can be made, both passes.
+TEST(XlsxStreamedDump, StopsAtMaxOutputBytes) {
   GenOptions g;
   g.rows = 50;
   const std::string bytes = generate_workbook(g);
   const std::string full = dump(load_workbook(bytes));
+  const auto streamed = [&](const OutputLimits& limits) {
+    std::string out;
+    try {
+      write_streamed_dump(bytes, {}, "f", [&](std::string_view piece) { out.append(piece); }, limits);
+    } catch (const Error& e) {
+      EXPECT_EQ(out, "") << "output before the limit error";
+      return std::string(to_string(e.kind())) + ": " + e.what();
+    }
+    return out;
+  };
   OutputLimits limits;
   limits.max_output_bytes = full.size();
   EXPECT_EQ(streamed_dump_sha256(bytes, {}, "f", limits), sha256_hex(full));
+  EXPECT_EQ(streamed(limits), full);
   limits.max_output_bytes = full.size() - 1;
   try {
     streamed_dump_sha256(bytes, {}, "f", limits);
@@ -294,6 +333,12 @@ TEST(XlsxStreamedDump, DigestStopsAtMaxOutputBytes) {
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::limit);
   }
+  const std::string spooled = streamed(limits);
+  EXPECT_EQ(spooled.rfind("limit: f: ", 0), 0u) << spooled;
+  TemporaryDirectory none("/nonexistent-directory");
+  EXPECT_EQ(streamed(limits), spooled);
+  limits.max_output_bytes = full.size();
+  EXPECT_EQ(streamed(limits), full);
 }
 
 // Errors late in a sheet, after more cells than the dump buffers before its first piece (so a
@@ -350,12 +395,12 @@ TEST(XlsxStreamedDumpParallel, ATableOverTableMemoryGoesToATemporaryFile) {
     EXPECT_NE(streamed_outcome(bytes, with(threads, 32 << 10, tight, 0), 2), expected) << "the table fits in max_memory";
     EXPECT_EQ(streamed_outcome(bytes, with(threads, 32 << 10, tight, 64 << 10), 2), expected);
   }
-  const char* saved = std::getenv("TMPDIR");
-  const std::string old = saved != nullptr ? saved : "";
-  ::setenv("TMPDIR", "/nonexistent-directory", 1);
-  const std::string unmade = digest_outcome(bytes, with(1, 32 << 10, {}, 64 << 10), 2);
-  const std::string held = digest_outcome(bytes, with(1, 32 << 10, {}, 0), 2);
-  saved != nullptr ? ::setenv("TMPDIR", old.c_str(), 1) : ::unsetenv("TMPDIR");
+  std::string unmade, held;
+  {
+    TemporaryDirectory none("/nonexistent-directory");
+    unmade = digest_outcome(bytes, with(1, 32 << 10, {}, 64 << 10), 2);
+    held = digest_outcome(bytes, with(1, 32 << 10, {}, 0), 2);
+  }
   EXPECT_EQ(unmade.rfind("error: ", 0), 0u) << unmade;
   EXPECT_NE(unmade.find("the shared string table's temporary file: cannot be created in /nonexistent-directory"),
             std::string::npos)

@@ -23,17 +23,21 @@ std::string dump_sha256(const Workbook& workbook);
 inline constexpr std::size_t default_dump_window = 8;
 
 // The same dump of a workbook's bytes, written as the sheets are parsed instead of from a loaded
-// model: memory holds the shared string table, each sheet's merged ranges, comments and tables,
-// and a window of chunks, not the cells. (A sheet whose cells are out of (row, column) order, or
-// whose split was not at a row boundary, is held whole, as the full load holds it.) Every error
-// is found before the first piece goes to sink, and is the full load's (the same kind, part and
-// offset), except that max_memory counts what is held at once, not the whole model. Sheets are
-// always inflated on the workers (options.inflate is not used).
+// model: memory holds the shared string table (up to options.table_memory), each sheet's merged
+// ranges, comments and tables, and a window of chunks, not the cells. (A sheet whose cells are
+// out of (row, column) order, or whose split was not at a row boundary, is held whole, as the
+// full load holds it.) The dump is written by the one pass below into a temporary file ($TMPDIR,
+// else /tmp) and passed to sink once complete; where no such file can be had, the sheets are
+// parsed twice, a survey first. Either way every error is found before the first piece goes to
+// sink, and is the full load's (the same kind, part and offset), except that max_memory counts
+// what is held at once, not the whole model; a dump past limits.max_output_bytes is Error(limit)
+// naming label. Sheets are always inflated on the workers (options.inflate is not used).
 void write_streamed_dump(std::string_view bytes, const LoadOptions& options, const std::string& label,
-                         const std::function<void(std::string_view)>& sink, std::size_t window = default_dump_window);
+                         const std::function<void(std::string_view)>& sink, const OutputLimits& limits = {},
+                         std::size_t window = default_dump_window);
 // The same for a file, read through a memory mapping (as load_workbook_file).
 void write_streamed_dump_file(const std::string& path, const LoadOptions& options,
-                              const std::function<void(std::string_view)>& sink,
+                              const std::function<void(std::string_view)>& sink, const OutputLimits& limits = {},
                               std::size_t window = default_dump_window);
 
 // The same dump into a sink that can go back to a point it passed, stopped at
