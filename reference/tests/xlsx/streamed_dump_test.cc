@@ -1,18 +1,22 @@
-// The streamed dump (write_streamed_dump, one pass through a temporary file; into a sink that goes
-// back, and the streamed digest, one pass up to the first sheet that needs its survey; both passes
-// straight into a sink) against the dump of the full load: the same
-// bytes (their SHA-256), or the same error, for the bundled cases, the real-file corpus and workbooks made to need what a
-// sheet gives only at its end (merged ranges, cells out of order, unsafe split points, errors
-// after the first sheet), at 1 and 2 threads, several chunk sizes, windows of 1 and 2 chunks, and
-// shared string tables held in memory or in a temporary file.
+// The streamed dump against the dump of the full load, the same bytes (their SHA-256) or the
+// same error: write_streamed_dump (one pass through a temporary file), into a sink that goes back
+// and the streamed digest (one pass up to the first sheet that needs its survey), and both passes
+// straight into a sink. For the bundled cases, the real-file corpus and workbooks made to need
+// what a sheet gives only at its end (merged ranges, cells out of order, unsafe split points,
+// errors after the first sheet), at 1 and 2 threads, several chunk sizes, windows of 1 and 2
+// chunks, and shared string tables held in memory or in a temporary file.
 // Named "Parallel" so that ci/sanitizers runs it under TSan.
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
+
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "common/scratch_file.h"
 #include "docconform/error.h"
 #include "docconform/sha256.h"
 #include "test_workbook.h"
@@ -406,6 +410,33 @@ TEST(XlsxStreamedDumpParallel, ATableOverTableMemoryGoesToATemporaryFile) {
             std::string::npos)
       << unmade;
   EXPECT_EQ(held, sha256_hex(full_outcome(bytes, with(1, 0))));
+}
+
+// A temporary file that fills its disk (here: the process's file size limit) sends the dump to
+// both passes straight into the sink, which gets the same bytes.
+TEST(XlsxStreamedDump, ATemporaryFileThatCannotGrowFallsBackToBothPasses) {
+  GenOptions g;
+  g.rows = 20000;
+  const std::string bytes = generate_workbook(g);
+  const std::string full = dump(load_workbook(bytes));
+  ASSERT_GT(full.size(), 2u * ScratchFile::buffer_bytes) << "the dump must reach the disk";
+  rlimit saved{};
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &saved), 0);
+  const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);  // the write fails with EFBIG instead
+  rlimit small = saved;
+  small.rlim_cur = 64 << 10;
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+  std::string out;
+  std::string error;
+  try {
+    write_streamed_dump(bytes, {}, "f", [&](std::string_view piece) { out.append(piece); });
+  } catch (const Error& e) {
+    error = e.what();
+  }
+  ::setrlimit(RLIMIT_FSIZE, &saved);
+  std::signal(SIGXFSZ, old_handler);
+  EXPECT_EQ(error, "");
+  EXPECT_EQ(out, full);
 }
 
 }  // namespace
