@@ -427,11 +427,10 @@ void stream_two_passes(std::string_view bytes, const LoadOptions& options, const
   }
 }
 
-// The dump into a sink that can go back: in one pass where it can be, else (on any error of
-// the input too) in two.
-void stream_rewindable(std::string_view bytes, const LoadOptions& options, const std::string& label, RewindableSink& sink,
-                       const OutputLimits& limits, std::size_t window, const std::function<void()>& release_input) {
-  RewindingOutput output(sink, limits, label);
+// The dump into an output that can go back: in one pass where it can be, else (on any error of
+// the input too) in two. A failure of the output's sink is thrown as it comes.
+void write_rewinding(std::string_view bytes, const LoadOptions& options, const std::string& label,
+                     RewindingOutput& output, std::size_t window, const std::function<void()>& release_input) {
   try {
     StreamedDump once(bytes, options, label, window, release_input);
     once.write_once(output);
@@ -445,38 +444,28 @@ void stream_rewindable(std::string_view bytes, const LoadOptions& options, const
   stream_two_passes(bytes, options, label, [&](std::string_view piece) { output.write(piece); }, window, release_input);
 }
 
+void stream_rewindable(std::string_view bytes, const LoadOptions& options, const std::string& label, RewindableSink& sink,
+                       const OutputLimits& limits, std::size_t window, const std::function<void()>& release_input) {
+  RewindingOutput output(sink, limits, label);
+  write_rewinding(bytes, options, label, output, window, release_input);
+}
+
 // A dump kept in a temporary file until it is complete, for a sink that cannot go back.
 class SpooledSink final : public RewindableSink {
  public:
   SpooledSink() : file_("the dump's temporary file") {}
-  void write(std::string_view piece) override {
-    checked([&] { file_.append(piece.data(), piece.size()); });
-  }
+  void write(std::string_view piece) override { file_.append(piece.data(), piece.size()); }
   void mark() override { marked_ = file_.size(); }
-  void go_back() override {
-    checked([&] { file_.truncate(marked_); });
-  }
+  void go_back() override { file_.truncate(marked_); }
   void restart() override {
-    checked([&] { file_.clear(); });
+    file_.clear();
     marked_ = 0;
   }
-  bool failed() const { return failed_; }
   void copy_to(const std::function<void(std::string_view)>& sink) { file_.read_all(sink); }
 
  private:
-  template <typename Call>
-  void checked(const Call& call) {
-    try {
-      call();
-    } catch (...) {
-      failed_ = true;
-      throw;
-    }
-  }
-
   ScratchFile file_;
   std::uint64_t marked_ = 0;
-  bool failed_ = false;
 };
 
 // The dump into a sink that cannot go back: one pass into a temporary file, passed on once
@@ -491,10 +480,11 @@ void stream_dump(std::string_view bytes, const LoadOptions& options, const std::
   } catch (const Error&) {
   }
   if (spool) {
+    RewindingOutput output(*spool, limits, label);
     try {
-      stream_rewindable(bytes, options, label, *spool, limits, window, release_input);
+      write_rewinding(bytes, options, label, output, window, release_input);
     } catch (...) {
-      if (!spool->failed()) throw;
+      if (!output.sink_failed()) throw;
       spool.reset();
     }
     if (spool) {
