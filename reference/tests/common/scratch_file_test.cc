@@ -1,5 +1,6 @@
-// ScratchFile: what was appended reads back at any offset, written out or still buffered; it
-// leaves no name behind; a directory it cannot use is Error(io) naming its use.
+// ScratchFile: what was appended reads back at any offset or whole, written out or still
+// buffered, after any truncation; it leaves no name behind; a directory it cannot use is
+// Error(io) naming its use.
 #include "common/scratch_file.h"
 
 #include <gtest/gtest.h>
@@ -7,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <string_view>
 
 #include "docconform/error.h"
 
@@ -38,6 +40,39 @@ TEST(ScratchFile, ReadsBackWhatWasAppendedBufferedOrWritten) {
   std::string got(5, '\0');
   file.read(0, got.data(), 5);
   EXPECT_EQ(got, "again");
+}
+
+// What read_all passes on: every byte in order, in pieces of at most buffer_bytes, whether all
+// of it is still buffered or most of it written; and what truncate left.
+TEST(ScratchFile, ReadAllPassesOnWhatTruncateLeft) {
+  const auto all_of = [](ScratchFile& file) {
+    std::string got;
+    file.read_all([&](std::string_view piece) {
+      EXPECT_LE(piece.size(), ScratchFile::buffer_bytes);
+      got.append(piece);
+    });
+    return got;
+  };
+  ScratchFile file("test scratch");
+  file.append("small", 5);
+  EXPECT_EQ(all_of(file), "small");
+  std::string expected = "small";
+  for (int i = 0; i < 5; ++i) {
+    const std::string piece(ScratchFile::buffer_bytes / 2 + 7, static_cast<char>('0' + i));
+    file.append(piece.data(), piece.size());
+    expected += piece;
+  }
+  ASSERT_EQ(all_of(file), expected);
+  file.truncate(expected.size() - 3);  // within the buffer
+  expected.resize(expected.size() - 3);
+  EXPECT_EQ(all_of(file), expected);
+  file.truncate(ScratchFile::buffer_bytes + 11);  // within what was written
+  expected.resize(ScratchFile::buffer_bytes + 11);
+  EXPECT_EQ(file.size(), expected.size());
+  EXPECT_EQ(all_of(file), expected);
+  file.append("end", 3);
+  expected += "end";
+  EXPECT_EQ(all_of(file), expected);
 }
 
 TEST(ScratchFile, LeavesNoNameInItsDirectory) {

@@ -412,14 +412,18 @@ TEST(XlsxStreamedDumpParallel, ATableOverTableMemoryGoesToATemporaryFile) {
   EXPECT_EQ(held, sha256_hex(full_outcome(bytes, with(1, 0))));
 }
 
-// A temporary file that fills its disk (here: the process's file size limit) sends the dump to
-// both passes straight into the sink, which gets the same bytes.
+// A dump larger than the temporary file's buffer comes back whole from the file; one that fills
+// its disk (here: the process's file size limit) goes to both passes straight into the sink,
+// which gets the same bytes.
 TEST(XlsxStreamedDump, ATemporaryFileThatCannotGrowFallsBackToBothPasses) {
   GenOptions g;
   g.rows = 20000;
   const std::string bytes = generate_workbook(g);
   const std::string full = dump(load_workbook(bytes));
   ASSERT_GT(full.size(), 2u * ScratchFile::buffer_bytes) << "the dump must reach the disk";
+  std::string spooled;
+  write_streamed_dump(bytes, {}, "f", [&](std::string_view piece) { spooled.append(piece); });
+  EXPECT_EQ(spooled, full) << "through the temporary file";
   rlimit saved{};
   ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &saved), 0);
   const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);  // the write fails with EFBIG instead
