@@ -1,5 +1,9 @@
 #include "docconform/error.h"
 
+#include <cstdint>
+
+#include "docconform/utf8.h"
+
 namespace docconform {
 
 const char* to_string(ErrorKind kind) {
@@ -22,18 +26,23 @@ Error::Error(ErrorKind kind, ErrorContext context, std::string message)
 
 namespace {
 
-// File and part names come from the input (a zip entry may be named "a\nb"): control bytes are
-// written as \xHH so that an error stays one line and cannot forge another.
+// File and part names come from the input (a zip entry may be named "a\nb"), and so do parts of
+// messages: control bytes, and bytes that are not well-formed UTF-8, are written as \xHH, so an
+// error stays one line of text that cannot forge another, and every reader can take it.
 void append_printable(std::string& out, const std::string& text) {
   static constexpr char hex[] = "0123456789abcdef";
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte >= 0x20 && byte != 0x7f) {
-      out += c;
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(text.data());
+  for (std::size_t i = 0; i < text.size();) {
+    const std::uint8_t byte = bytes[i];
+    const std::size_t length = byte >= 0x20 && byte != 0x7f ? utf8_sequence_length(bytes + i, text.size() - i) : 0;
+    if (length > 0) {
+      out.append(text, i, length);
+      i += length;
     } else {
       out += "\\x";
       out += hex[byte >> 4];
       out += hex[byte & 0xf];
+      ++i;
     }
   }
 }

@@ -166,6 +166,14 @@ bool is_valid_utf8(const std::uint8_t* data, std::size_t size) noexcept {
   return true;
 }
 
+std::size_t utf8_sequence_length(const std::uint8_t* data, std::size_t size) noexcept {
+  if (size == 0) return 0;
+  if (data[0] < 0x80) return 1;
+  std::uint32_t cp;
+  const unsigned length = decode_one(data, data + size, cp);
+  return length > 1 ? length : 0;
+}
+
 void append_utf8(std::string& out, std::uint32_t cp) {
   if (cp < 0x80) {
     out += static_cast<char>(cp);

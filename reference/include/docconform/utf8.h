@@ -27,6 +27,9 @@ std::u16string decode_utf8(std::string_view bytes);
 // True when every byte is part of a well-formed sequence (nothing would pass through).
 bool is_valid_utf8(const std::uint8_t* data, std::size_t size) noexcept;
 
+// The length of the well-formed sequence at data (1 for ASCII), or 0 when none starts there.
+std::size_t utf8_sequence_length(const std::uint8_t* data, std::size_t size) noexcept;
+
 // Appends the UTF-8 encoding of one code point (at most U+10FFFF; surrogates are encoded as is).
 void append_utf8(std::string& out, std::uint32_t code_point);
 

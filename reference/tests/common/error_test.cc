@@ -18,6 +18,15 @@ TEST(Error, ControlBytesOfNamesAndMessageWrittenAsHexSoTheErrorIsOneLine) {
   EXPECT_EQ(e.context().part, "xl/\rsheet\x7f.xml");  // the context keeps the bytes
 }
 
+TEST(Error, BytesThatAreNotUtf8WrittenAsHexSoTheErrorIsText) {
+  // A lone continuation byte, a cut-short sequence, an overlong form, a surrogate; then text.
+  const Error e(ErrorKind::format, {"\xe6\x97\xa5.xlsx", "x\x80.xml", std::nullopt},
+                "type openxml\xe6ormats \xc0\xaf \xed\xa0\x80 \xf0\x9f\x98\x80 caf\xc3\xa9");
+  EXPECT_STREQ(e.what(),
+               "\xe6\x97\xa5.xlsx: x\\x80.xml: format error: type openxml\\xe6ormats \\xc0\\xaf "
+               "\\xed\\xa0\\x80 \xf0\x9f\x98\x80 caf\xc3\xa9");
+}
+
 TEST(Error, WithoutContextOnlyKindAndMessage) {
   const Error e(ErrorKind::limit, {}, "too deep");
   EXPECT_STREQ(e.what(), "limit error: too deep");
