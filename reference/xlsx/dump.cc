@@ -170,22 +170,20 @@ void WrittenCells::clear() {
 
 bool WrittenCells::may_hide_any(const std::vector<std::u16string>& merged_cells) const {
   if (merged_cells.empty() || spans_.empty()) return false;
+  // The cells kept, exactly, by the rule the dump drops cells by.
+  MergeCover cover(merged_cells);
+  for (const auto& [row, column] : first_) {
+    if (cover.hides(row, column)) return true;
+  }
+  if (all_kept_) return false;
+  // Every written cell of the rows before the last kept one is kept; a range that reaches that
+  // row may hide one that is not: it is met against the chunks' spans, whose rows do not
+  // decrease, so those that meet the range's rows are a run starting at the first that ends at
+  // or after its top.
   const std::vector<Area> areas = merged_areas(merged_cells);
-  std::size_t budget = 8 * (areas.size() + first_.size() + spans_.size()) + 1024;
+  std::size_t budget = 8 * (areas.size() + spans_.size()) + 1024;
   for (const Area& a : areas) {
-    if (a.top > a.bottom || a.left > a.right) continue;  // covers nothing, as in MergeCover
-    // Every written cell of rows before the last kept one is kept.
-    if (all_kept_ || a.bottom < first_.back().first) {
-      for (auto c = std::lower_bound(first_.begin(), first_.end(), std::pair(a.top, 0u)); c != first_.end() && c->first <= a.bottom;
-           ++c) {
-        if (budget-- == 0) return true;
-        const bool corner = c->first == a.top && c->second == a.left;
-        if (c->second >= a.left && c->second <= a.right && !corner) return true;
-      }
-      continue;
-    }
-    // The chunks' rows do not decrease: those that meet the range's rows are a run starting at
-    // the first that ends at or after its top.
+    if (a.top > a.bottom || a.left > a.right || a.bottom < first_.back().first) continue;
     auto e = std::partition_point(spans_.begin(), spans_.end(), [&](const Span& x) { return x.last_row < a.top; });
     for (; e != spans_.end() && e->first_row <= a.bottom; ++e) {
       if (budget-- == 0) return true;

@@ -72,9 +72,9 @@ class WrittenCells {
 
   void add(const Segment& segment);
   void clear();
-  // Whether the ranges may hide a written cell: exact over the cells kept, else false only when
-  // no range meets a chunk's span. Gives up (true) after a number of comparisons linear in the
-  // ranges, the cells kept and the chunks.
+  // Whether the ranges may hide a written cell: exact over the cells kept (MergeCover), else
+  // false only when no range meets a chunk's span; gives up (true) after a number of those
+  // comparisons linear in the ranges and the chunks.
   bool may_hide_any(const std::vector<std::u16string>& merged_cells) const;
 
  private:

@@ -483,15 +483,13 @@ void stream_dump(std::string_view bytes, const LoadOptions& options, const std::
     RewindingOutput output(*spool, limits, label);
     try {
       write_rewinding(bytes, options, label, output, window, release_input);
-    } catch (...) {
-      if (!output.sink_failed()) throw;
-      spool.reset();
-    }
-    if (spool) {
       spool->copy_to(sink);
       return;
+    } catch (...) {
+      if (!output.sink_failed()) throw;  // the input's error, or the sink's while it was copied
     }
   }
+  spool.reset();  // a full disk gets its space back
   stream_two_passes(bytes, options, label, bounded_sink(limits, label, sink), window, release_input);
 }
 
