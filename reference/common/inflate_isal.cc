@@ -55,10 +55,6 @@ class IsalDecoder final : public DeflateDecoder {
     return step;
   }
 
-  std::uint32_t adler32(std::uint32_t adler, const std::uint8_t* data, std::size_t size) const override {
-    return isal_adler32(adler, data, size);
-  }
-
  private:
   std::unique_ptr<inflate_state> state_;
 };

@@ -1,5 +1,7 @@
 #include "common/inflate_stream.h"
 
+#include <libdeflate.h>
+
 #include <algorithm>
 
 #include "docconform/error.h"
@@ -55,7 +57,7 @@ InflateStream::Step InflateStream::inflate(const std::uint8_t* in, std::size_t i
   if (phase_ == Phase::body) {
     while (true) {
       const auto step = decoder_->decode(in + consumed, in_size - consumed, out + produced, out_size - produced);
-      if (wrapper_ == DeflateWrapper::zlib) adler_ = decoder_->adler32(adler_, out + produced, step.produced);
+      if (wrapper_ == DeflateWrapper::zlib) adler_ = libdeflate_adler32(adler_, out + produced, step.produced);
       consumed += step.consumed;
       produced += step.produced;
       if (step.status == DeflateDecoder::Status::bad_data) {

@@ -1,6 +1,7 @@
 // One deflate stream inflated in bounded pieces by the chosen inflater (docconform/inflater.h).
 // The zlib wrapper (RFC 1950 header and Adler-32 trailer) is read here, the same for every
-// inflater; the inflaters decode the raw deflate data (RFC 1951) only.
+// inflater (the Adler-32 by libdeflate's vectorised one); the inflaters decode the raw deflate
+// data (RFC 1951) only.
 #pragma once
 
 #include <cstddef>
@@ -43,7 +44,6 @@ class DeflateDecoder {
   // At end, consumed stops at the last byte of the deflate data (or, when an earlier call read
   // past it, is 0 and the bytes it read past are carried).
   virtual Step decode(const std::uint8_t* in, std::size_t in_size, std::uint8_t* out, std::size_t out_size) = 0;
-  virtual std::uint32_t adler32(std::uint32_t adler, const std::uint8_t* data, std::size_t size) const = 0;
 };
 
 class InflateStream {

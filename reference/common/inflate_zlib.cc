@@ -49,10 +49,6 @@ class ZlibDecoder final : public DeflateDecoder {
     return step;
   }
 
-  std::uint32_t adler32(std::uint32_t adler, const std::uint8_t* data, std::size_t size) const override {
-    return static_cast<std::uint32_t>(::adler32_z(adler, data, size));
-  }
-
  private:
   z_stream z_{};
 };
