@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
+#include <random>
+#include <string>
 
 namespace docconform {
 namespace {
@@ -17,6 +20,42 @@ TEST(CanonicalString, EverythingElseIsUppercaseUnicodeEscape) {
   EXPECT_EQ(canonical_string(u"\U0001F600"), "\"\\uD83D\\uDE00\"");
   EXPECT_EQ(canonical_string(std::u16string(1, static_cast<char16_t>(0xDC80))), "\"\\uDC80\"");
   EXPECT_EQ(canonical_string(std::u16string(1, u'\0')), "\"\\u0000\"");
+}
+
+// The quoting rule written out one unit at a time, to check the fast quoting against.
+std::string quoted_one_by_one(const std::u16string& units) {
+  std::string out = "\"";
+  for (const char16_t unit : units) {
+    if (unit == u'"' || unit == u'\\') {
+      out += '\\';
+      out += static_cast<char>(unit);
+    } else if (unit >= 0x20 && unit < 0x7F) {
+      out += static_cast<char>(unit);
+    } else {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\u%04X", static_cast<unsigned>(unit));
+      out += escaped;
+    }
+  }
+  return out + "\"";
+}
+
+TEST(CanonicalString, LongStringsOfEveryUnitMatchTheRuleOneUnitAtATime) {
+  std::mt19937 random(7);
+  for (const std::size_t length : {511u, 512u, 513u, 1024u, 1537u, 5000u}) {
+    std::u16string units(length, u'a');
+    std::string bytes(length, 'a');
+    std::u16string byte_units(length, u'a');  // the bytes as units below 0x100
+    for (std::size_t i = 0; i < length; ++i) {
+      units[i] = static_cast<char16_t>(i % 3 == 0 ? random() % 0x10000 : random() % 0x100);
+      byte_units[i] = static_cast<char16_t>(random() % 0x100);
+      bytes[i] = static_cast<char>(byte_units[i]);
+    }
+    EXPECT_EQ(canonical_string(units), quoted_one_by_one(units)) << length;
+    std::string appended = "prefix";
+    append_quoted_bytes(appended, bytes);
+    EXPECT_EQ(appended, "prefix" + quoted_one_by_one(byte_units)) << length;
+  }
 }
 
 TEST(CanonicalNumber, IntegersHaveNoDecimalPoint) {
