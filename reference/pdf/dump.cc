@@ -79,9 +79,10 @@ namespace {
 constexpr std::size_t piece_bytes = 1 << 20;
 // A run of lines at least this long goes to the sink without being copied into a piece.
 constexpr std::size_t direct_run_bytes = 64 << 10;
-// The level-3 object lines are made a wave at a time, in jobs of objects_per_job objects taken in
-// file order: an object stream is then inflated about once a wave however its objects' numbers
-// interleave with other streams'. A wave holds about wave_line_bytes of lines: its object count
+// The level-3 object lines are made a wave at a time, in jobs of about objects_per_job objects
+// taken in file order: an object stream is then inflated about once a wave however its objects'
+// numbers interleave with other streams'. A job ends at an object stream's end (each worker
+// inflates the streams of its own jobs), or after max_objects_per_job. A wave holds about wave_line_bytes of lines: its object count
 // follows the lines made so far (the first wave is one job, and a wave at most doubles the one
 // before, as the first objects' lines may be short and the later ones long; at most
 // max_objects_per_wave). Neither depends on the thread count, so the first error a dump meets is
@@ -89,6 +90,7 @@ constexpr std::size_t direct_run_bytes = 64 << 10;
 constexpr std::size_t wave_line_bytes = 8 << 20;
 constexpr std::size_t max_objects_per_wave = 65536;
 constexpr std::size_t objects_per_job = 512;
+constexpr std::size_t max_objects_per_job = 8 * objects_per_job;
 
 void append_object_line(Document& document, std::uint32_t num, std::string& out) {
   const XrefEntry& e = document.xref()[num];
@@ -103,10 +105,15 @@ void append_object_line(Document& document, std::uint32_t num, std::string& out)
   out += '\n';
 }
 
-// The positions 0..count-1 of numbers[first, first + count) sorted by where each object lies:
-// the offset of an object, or of the object stream holding it and then its index there.
-std::vector<std::uint32_t> file_order(const Document& document, const std::vector<std::uint32_t>& numbers, std::size_t first,
-                                      std::size_t count) {
+// A wave's objects in file order, cut into jobs.
+struct WaveOrder {
+  // The positions 0..count-1 of numbers[first, first + count) sorted by where each object lies:
+  // the offset of an object, or of the object stream holding it and then its index there.
+  std::vector<std::uint32_t> order;
+  std::vector<std::size_t> job_begin;  // where each job starts in order, then count (none when count is 0)
+};
+
+WaveOrder file_order(const Document& document, const std::vector<std::uint32_t>& numbers, std::size_t first, std::size_t count) {
   const auto& xref = document.xref();
   struct Place {
     std::uint64_t offset;
@@ -130,9 +137,17 @@ std::vector<std::uint32_t> file_order(const Document& document, const std::vecto
   std::sort(places.begin(), places.end(), [](const Place& a, const Place& b) {
     return a.offset != b.offset ? a.offset < b.offset : a.index != b.index ? a.index < b.index : a.position < b.position;
   });
-  std::vector<std::uint32_t> order(count);
-  for (std::size_t i = 0; i < count; ++i) order[i] = places[i].position;
-  return order;
+  WaveOrder wave;
+  wave.order.resize(count);
+  wave.job_begin.push_back(0);
+  for (std::size_t i = 0; i < count; ++i) {
+    wave.order[i] = places[i].position;
+    const std::size_t taken = i - wave.job_begin.back();
+    const bool same_stream = i > 0 && places[i].index > 0 && places[i - 1].index > 0 && places[i].offset == places[i - 1].offset;
+    if ((taken >= objects_per_job && !same_stream) || taken >= max_objects_per_job) wave.job_begin.push_back(i);
+  }
+  if (count > 0) wave.job_begin.push_back(count);
+  return wave;
 }
 
 }  // namespace
@@ -328,19 +343,19 @@ SweepResult write_pdf_dump(Document& document, int level, const std::function<vo
                                                               static_cast<double>(std::max<std::size_t>(made_bytes, 1))),
                                      objects_per_job, std::min(max_objects_per_wave, 2 * wanted));
     const std::size_t count = std::min(wanted, batch_end - first);
-    const std::size_t jobs = (count + objects_per_job - 1) / objects_per_job;
+    const WaveOrder wave = file_order(document, numbers, first, count);
+    const std::vector<std::uint32_t>& order = wave.order;
+    const std::size_t jobs = wave.job_begin.size() - 1;
     Wave& making = waves[w % 2];
     const Wave& writing = waves[(w + 1) % 2];
     if (making.texts.size() < jobs) making.texts.resize(jobs);
     making.lines.resize(count);
-    const std::vector<std::uint32_t> order = file_order(document, numbers, first, count);
     const std::size_t writes = written_next > 0 ? 1 : 0;  // job 0, when there is a wave to write
     const auto make = [&](std::size_t k, Document& reader) {
       std::string& text = making.texts[k];
       text.clear();
-      const std::size_t end = std::min((k + 1) * objects_per_job, count);
       try {
-        for (std::size_t i = k * objects_per_job; i < end; ++i) {
+        for (std::size_t i = wave.job_begin[k]; i < wave.job_begin[k + 1]; ++i) {
           const std::size_t begin = text.size();
           const std::uint32_t num = numbers[first + order[i]];
           if (const auto made = ahead.find(num); made != ahead.end()) {

@@ -287,4 +287,24 @@ TEST(PdfBatchedDump, ObjectStreamsAreNotSweptAgainForTheirOwnLines) {
   }
 }
 
+// Jobs end where an object stream does: a stream whose members two workers share is inflated by
+// both, and an extra inflation costs more than the parse of the stream's members. Two threads
+// inflate the streams about as often as one (waves still end inside streams).
+TEST(PdfBatchedDump, TwoWorkersDoNotInflateTheSameStreamForOneWave) {
+  GenerateOptions options = many_objects(true);
+  options.objects = 20000;
+  options.payload = 60;
+  options.updates = 3;
+  options.cluster = 100;
+  pdftest::TempFile file(pdftest::generated_pdf(options), "stream_jobs");
+  std::uint64_t one_thread = 0;
+  for (const unsigned threads : {1U, 2U}) {
+    auto source = open_source(file.path(), {});
+    Document document(*source, {});
+    const SweepResult result = write_pdf_dump(document, 3, [](std::string_view) {}, threads);
+    if (threads == 1) one_thread = result.stats.objstm_inflated;
+    EXPECT_LE(result.stats.objstm_inflated * 100, one_thread * 104) << threads << " threads";
+  }
+}
+
 }  // namespace
