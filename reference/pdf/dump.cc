@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <new>
 #include <optional>
 #include <unordered_map>
@@ -31,10 +32,19 @@ void append_dict(std::string& out, const Object& dict) {
   out += ">>";
 }
 
+// A number's decimal digits, without the temporary string std::to_string makes: a level-3 dump
+// writes about five numbers an object.
+template <typename Integer>
+void append_decimal(std::string& out, Integer value) {
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+  out.append(digits, static_cast<std::size_t>(end - digits));
+}
+
 void append_id(std::string& out, std::uint64_t num, std::uint64_t gen) {
-  out += std::to_string(num);
+  append_decimal(out, num);
   out += ' ';
-  out += std::to_string(gen);
+  append_decimal(out, gen);
 }
 
 }  // namespace
@@ -43,7 +53,7 @@ void append_canonical(std::string& out, const Object& object) {
   switch (object.kind) {
     case Kind::null: out += "null"; return;
     case Kind::boolean: out += object.boolean ? "true" : "false"; return;
-    case Kind::integer: out += std::to_string(object.integer); return;
+    case Kind::integer: append_decimal(out, object.integer); return;
     case Kind::real: append_number(out, object.real); return;
     case Kind::string: append_quoted_bytes(out, object.bytes); return;
     case Kind::name: append_pdf_name(out, object.bytes); return;
@@ -100,7 +110,10 @@ void append_object_line(Document& document, std::uint32_t num, std::string& out)
   out += ' ';
   append_canonical(out, object);
   if (object.kind == Kind::stream) {
-    out += " length " + std::to_string(object.stream_length) + " sha256 " + sha256_hex(document.stream_raw(object, {num, e.type == XrefEntry::Type::offset ? e.gen : 0}));
+    out += " length ";
+    append_decimal(out, object.stream_length);
+    out += " sha256 ";
+    out += sha256_hex(document.stream_raw(object, {num, e.type == XrefEntry::Type::offset ? e.gen : 0}));
   }
   out += '\n';
 }
@@ -205,11 +218,17 @@ SweepResult write_pdf_dump(Document& document, int level, const std::function<vo
     if (e.type == XrefEntry::Type::offset) {
       out += "xref ";
       append_id(out, num, e.gen);
-      out += " n " + std::to_string(e.offset - document.header_offset()) + "\n";
+      out += " n ";
+      append_decimal(out, e.offset - document.header_offset());
+      out += '\n';
     } else if (e.type == XrefEntry::Type::compressed) {
       out += "xref ";
       append_id(out, num, 0);
-      out += " c " + std::to_string(e.offset) + " " + std::to_string(e.index) + "\n";
+      out += " c ";
+      append_decimal(out, e.offset);
+      out += ' ';
+      append_decimal(out, e.index);
+      out += '\n';
     }
     flush_full_pieces();
   }
