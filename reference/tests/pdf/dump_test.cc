@@ -65,6 +65,16 @@ GenerateOptions many_objects(bool object_streams) {
   return options;
 }
 
+// The benchmark's object-stream shape (shuffled streams of 100 objects, three updates) in small.
+GenerateOptions benchmark_shape(std::uint32_t objects, std::uint32_t payload) {
+  GenerateOptions options = many_objects(true);
+  options.objects = objects;
+  options.payload = payload;
+  options.updates = 3;
+  options.cluster = 100;
+  return options;
+}
+
 TEST(PdfParallelDump, SameDumpAtEveryThreadCountAndSource) {
   for (const bool object_streams : {false, true}) {
     pdftest::TempFile file(pdftest::generated_pdf(many_objects(object_streams)), "parallel_dump");
@@ -255,12 +265,7 @@ TEST(PdfBatchedDump, OneBatchSweepsTheFileOnce) {
 // batch, and a sweep starts in the view the last one ended in: within the bound of two sweeps'
 // maps and unmaps and a few more, the document's open included.
 TEST(PdfBatchedDump, ObjectStreamsAreNotSweptAgainForTheirOwnLines) {
-  GenerateOptions options = many_objects(true);
-  options.objects = 6000;
-  options.payload = 560;
-  options.updates = 3;
-  options.cluster = 100;
-  pdftest::TempFile file(pdftest::generated_pdf(options), "stream_lines");
+  pdftest::TempFile file(pdftest::generated_pdf(benchmark_shape(6000, 560)), "stream_lines");
   const std::uint64_t size = std::filesystem::file_size(file.path());
   constexpr std::uint64_t granularity = 64 << 10;
   SourceOptions source_options;
@@ -291,12 +296,7 @@ TEST(PdfBatchedDump, ObjectStreamsAreNotSweptAgainForTheirOwnLines) {
 // both, and an extra inflation costs more than the parse of the stream's members. Two threads
 // inflate the streams about as often as one (waves still end inside streams).
 TEST(PdfBatchedDump, TwoWorkersDoNotInflateTheSameStreamForOneWave) {
-  GenerateOptions options = many_objects(true);
-  options.objects = 20000;
-  options.payload = 60;
-  options.updates = 3;
-  options.cluster = 100;
-  pdftest::TempFile file(pdftest::generated_pdf(options), "stream_jobs");
+  pdftest::TempFile file(pdftest::generated_pdf(benchmark_shape(20000, 60)), "stream_jobs");
   std::uint64_t one_thread = 0;
   for (const unsigned threads : {1U, 2U}) {
     auto source = open_source(file.path(), {});
