@@ -92,11 +92,11 @@ constexpr std::size_t direct_run_bytes = 64 << 10;
 // The level-3 object lines are made a wave at a time, in jobs of about objects_per_job objects
 // taken in file order: an object stream is then inflated about once a wave however its objects'
 // numbers interleave with other streams'. A job ends at an object stream's end (each worker
-// inflates the streams of its own jobs), or after max_objects_per_job. A wave holds about wave_line_bytes of lines: its object count
-// follows the lines made so far (the first wave is one job, and a wave at most doubles the one
-// before, as the first objects' lines may be short and the later ones long; at most
-// max_objects_per_wave). Neither depends on the thread count, so the first error a dump meets is
-// the same at every count.
+// inflates the streams of its own jobs), or after max_objects_per_job. A wave holds about
+// wave_line_bytes of lines: its object count follows the lines made so far (the first wave is one
+// job, and a wave at most doubles the one before, as the first objects' lines may be short and
+// the later ones long; at most max_objects_per_wave). Neither depends on the thread count, so the
+// first error a dump meets is the same at every count.
 constexpr std::size_t wave_line_bytes = 8 << 20;
 constexpr std::size_t max_objects_per_wave = 65536;
 constexpr std::size_t objects_per_job = 512;
