@@ -1,10 +1,12 @@
-// Shared by the PDF fuzz targets: a per-process scratch file (the file-backed sources need a
-// path) and the outcome of reading a PDF, comparable across byte sources.
+// Shared by the PDF fuzz targets: a per-process scratch file and the outcome of reading a PDF,
+// comparable across byte sources.
 #pragma once
 
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <utility>
 
@@ -14,17 +16,30 @@
 
 namespace docconform::fuzz {
 
-inline std::string scratch_path(const char* tag) {
-  const char* dir = std::getenv("TMPDIR");
-  return std::string(dir != nullptr ? dir : "/tmp") + "/docconform_fuzz_" + tag + "_" + std::to_string(::getpid()) + ".pdf";
-}
+// This process's own file (the file-backed sources need a path), removed when the process exits:
+// a fuzzing run or a replay leaves no scratch behind.
+class ScratchFile {
+ public:
+  explicit ScratchFile(const char* tag) {
+    const char* dir = std::getenv("TMPDIR");
+    path_ = std::string(dir != nullptr ? dir : "/tmp") + "/docconform_fuzz_" + tag + "_" + std::to_string(::getpid()) + ".pdf";
+  }
+  ScratchFile(const ScratchFile&) = delete;
+  ScratchFile& operator=(const ScratchFile&) = delete;
+  ~ScratchFile() { ::unlink(path_.c_str()); }
 
-inline void write_scratch(const std::string& path, const std::uint8_t* data, std::size_t size) {
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (f == nullptr) std::abort();
-  if (size > 0 && std::fwrite(data, 1, size, f) != size) std::abort();
-  std::fclose(f);
-}
+  const std::string& path() const { return path_; }
+  // Replaces the file's bytes.
+  void write(const std::uint8_t* data, std::size_t size) const {
+    std::FILE* f = std::fopen(path_.c_str(), "wb");
+    if (f == nullptr) std::abort();
+    if (size > 0 && std::fwrite(data, 1, size, f) != size) std::abort();
+    if (std::fclose(f) != 0) std::abort();
+  }
+
+ private:
+  std::string path_;
+};
 
 // "ok <digest>" or "<kind>: <message> @offset" of the level-3 dump read on up to `threads`
 // threads; io errors never count as an outcome. dump, when given, receives the dump.

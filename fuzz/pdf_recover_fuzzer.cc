@@ -15,8 +15,9 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace docconform::pdf;
   if (size > (1 << 20)) return -1;
-  static const std::string path = docconform::fuzz::scratch_path("recover");
-  docconform::fuzz::write_scratch(path, data, size);
+  static const docconform::fuzz::ScratchFile scratch("recover");
+  scratch.write(data, size);
+  const std::string& path = scratch.path();
   const Limits limits = Limits::fuzz();
   SourceOptions whole;
   whole.kind = SourceKind::whole;

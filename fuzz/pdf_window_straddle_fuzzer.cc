@@ -17,7 +17,7 @@
 namespace {
 
 struct Fixture {
-  std::string path;
+  docconform::fuzz::ScratchFile file{"straddle"};
   std::string bytes;
   Fixture() {
     docconform::pdf::GenerateOptions options;
@@ -29,8 +29,7 @@ struct Fixture {
     std::ostringstream out;
     docconform::pdf::generate_pdf(options, out);
     bytes = out.str();
-    path = docconform::fuzz::scratch_path("straddle");
-    docconform::fuzz::write_scratch(path, reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+    file.write(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
   }
 };
 
@@ -51,7 +50,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::uint8_t* end = data + size;
   const std::uint64_t window = 1 + take(p, end, 3) % (file_size + 4096);
   const std::uint64_t granularity = page * (1 + take(p, end, 1) % 4);
-  MappedSource source(fixture.path, window, granularity);
+  MappedSource source(fixture.file.path(), window, granularity);
   std::string copy;
   while (p < end) {
     const std::uint64_t op = take(p, end, 1);

@@ -14,8 +14,9 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace docconform::pdf;
   if (size > (1 << 20)) return -1;
-  static const std::string path = docconform::fuzz::scratch_path("hops");
-  docconform::fuzz::write_scratch(path, data, size);
+  static const docconform::fuzz::ScratchFile scratch("hops");
+  scratch.write(data, size);
+  const std::string& path = scratch.path();
   const Limits limits = Limits::fuzz();
   SourceOptions whole;
   whole.kind = SourceKind::whole;
