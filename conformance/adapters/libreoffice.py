@@ -30,16 +30,49 @@ def _die_with_parent():
 STOP_SECONDS = 10
 PROFILE_PREFIX = "docconform-lo-"  # then the adapter's process id
 RESTART = 81  # soffice.bin's exit status asking to be started again (it does so after creating a profile)
+SOCKETS = "sockets"  # in the profile: the paths of LibreOffice's pipe sockets, one a line
+
+
+def _socket_paths(pid):
+    """The paths of the Unix sockets process pid holds open. LibreOffice makes its pipes' sockets
+    in /tmp whatever TMPDIR says, and a killed process leaves them there."""
+    fds = "/proc/%d/fd" % pid
+    inodes = set()
+    for fd in os.listdir(fds):
+        try:
+            m = re.fullmatch(r"socket:\[([0-9]+)\]", os.readlink(os.path.join(fds, fd)))
+        except OSError:  # closed meanwhile
+            continue
+        if m:
+            inodes.add(m.group(1))
+    with open("/proc/net/unix", encoding="utf-8") as f:
+        next(f)  # Num RefCount Protocol Flags Type St Inode Path
+        return [fields[7] for fields in map(str.split, f)
+                if len(fields) > 7 and fields[6] in inodes and fields[7].startswith("/")]
+
+
+def _remove_profile(profile):
+    """Removes a profile and the sockets recorded in it."""
+    try:
+        with open(os.path.join(profile, SOCKETS), encoding="utf-8") as f:
+            for path in f.read().splitlines():
+                try:
+                    os.unlink(path)
+                except FileNotFoundError:
+                    pass
+    except FileNotFoundError:
+        pass
+    shutil.rmtree(profile, ignore_errors=True)
 
 
 def _remove_orphans():
-    """Removes the profiles of adapters that no longer run: the runner ends a batch process by
-    killing it, which leaves no time to remove its profile."""
+    """Removes the profiles (and sockets) of adapters that no longer run: the runner ends a batch
+    process by killing it, which leaves no time to remove them."""
     scratch = tempfile.gettempdir()
     for name in os.listdir(scratch):
         m = re.fullmatch(re.escape(PROFILE_PREFIX) + r"([0-9]+)-\w+", name)
         if m and not os.path.exists("/proc/" + m.group(1)):
-            shutil.rmtree(os.path.join(scratch, name), ignore_errors=True)
+            _remove_profile(os.path.join(scratch, name))
 
 
 def _new_profile():
@@ -80,7 +113,7 @@ def _start():
         except Exception:  # the bridge closing under the call, or no exit in time
             running[0].kill()
             running[0].wait()
-        shutil.rmtree(profile, ignore_errors=True)
+        _remove_profile(profile)
     launch()
     atexit.register(stop)
     local = uno.getComponentContext()
@@ -97,6 +130,8 @@ def _start():
             elif status is not None or time.monotonic() > deadline:
                 raise RuntimeError("LibreOffice did not start (exit %s)" % status)
             time.sleep(0.05)
+    with open(os.path.join(profile, SOCKETS), "w", encoding="utf-8") as f:
+        f.writelines(path + "\n" for path in _socket_paths(running[0].pid))
     desktops.append(context.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", context))
     return desktops[0]
 

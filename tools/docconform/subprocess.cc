@@ -474,23 +474,33 @@ struct BatchProcess::Running {
   std::size_t report_bytes = 0;
 };
 
-BatchProcess::BatchProcess(std::vector<std::string> argv, std::size_t memory_mb) : argv_(std::move(argv)), memory_mb_(memory_mb) {}
+BatchProcess::BatchProcess(std::vector<std::string> argv, std::size_t memory_mb, std::chrono::milliseconds exit_grace)
+    : argv_(std::move(argv)), memory_mb_(memory_mb), exit_grace_(exit_grace) {}
 
 BatchProcess::~BatchProcess() { stop(); }
 
-void BatchProcess::stop() { end_running(); }
+void BatchProcess::stop() { end_running(exit_grace_); }
 
-// Kills the process if it still runs, collects its report and the rest of its stderr; how it
-// ended ("exited N", "ended by signal S"), "" when unknown.
-std::string BatchProcess::end_running() {
+// Closes the process's stdin and, after at most grace for it to exit by itself, kills it and
+// everything it started; collects its report and the rest of its stderr. How it ended ("exited
+// N", "ended by signal S"), "" when unknown.
+std::string BatchProcess::end_running(std::chrono::milliseconds grace) {
   if (!running_) return "";
   Running& r = *running_;
-  r.pipes.control.close_write();  // the supervisor kills the process and everything it started
   r.pipes.in.close_write();
+  const auto kill_at = std::chrono::steady_clock::now() + grace;
+  bool killing = false;
   pollfd fds[3] = {{r.pipes.out.read, POLLIN, 0}, {r.pipes.err.read, POLLIN, 0}, {r.pipes.report.read, POLLIN, 0}};
   char buffer[65536];
   while (fds[2].fd >= 0) {
-    if (poll(fds, 3, -1) < 0 && errno != EINTR) break;
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(kill_at - std::chrono::steady_clock::now());
+    if (!killing && left.count() <= 0) {
+      r.pipes.control.close_write();  // the supervisor kills the process and everything it started
+      killing = true;
+    }
+    const int ready = poll(fds, 3, killing ? -1 : static_cast<int>(left.count()));
+    if (ready < 0 && errno != EINTR) break;
+    if (ready <= 0) continue;
     for (int i = 0; i < 3; ++i) {
       if (fds[i].fd < 0 || (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
       const ssize_t n = read(fds[i].fd, buffer, sizeof buffer);
@@ -549,7 +559,7 @@ ProcessResult BatchProcess::run(const std::string& input, const ProcessLimits& l
     result.end = end;
     result.failure = std::move(why);
     // How the process ended tells something only when it ended by itself (its stdout closed).
-    const std::string how = end_running();
+    const std::string how = end_running(std::chrono::milliseconds(0));
     if (!out_open && !how.empty()) result.failure += " (the process " + how + ")";
     result.err += last_stray_err_;
     if (result.err.size() > stderr_keep) result.err.erase(0, result.err.size() - stderr_keep);

@@ -4,6 +4,7 @@
 // started, even one that left its process group and session, outlives the run.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -44,6 +45,10 @@ struct ProcessResult {
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessLimits& limits,
                           const std::vector<std::string>& environment = {});
 
+// How long a batch-mode adapter has to exit by itself when its stdin ends (LibreOffice's clean
+// exit takes about a second).
+inline constexpr std::chrono::seconds batch_exit_grace{10};
+
 // A batch-mode adapter (conformance/SPEC.md section 2, "Batch mode"): one process, supervised as
 // run_process's are, that reads input paths on stdin, one per line, and answers each with a frame
 // on stdout. It starts at the first input; an input that ends it (a timeout, an output overflow, a
@@ -51,7 +56,8 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessLim
 // Used by one thread at a time.
 class BatchProcess {
  public:
-  BatchProcess(std::vector<std::string> argv, std::size_t memory_mb);
+  BatchProcess(std::vector<std::string> argv, std::size_t memory_mb,
+               std::chrono::milliseconds exit_grace = batch_exit_grace);
   ~BatchProcess();
   BatchProcess(const BatchProcess&) = delete;
   BatchProcess& operator=(const BatchProcess&) = delete;
@@ -61,15 +67,18 @@ class BatchProcess {
   // seconds from the request to the frame's end. limits.memory_mb is not used (the constructor's
   // cap is the process's).
   ProcessResult run(const std::string& input, const ProcessLimits& limits);
-  // Ends the process and everything it started; the next input starts a new one.
+  // Closes the process's stdin (the protocol's end: the adapter exits and can clean up) and
+  // waits at most exit_grace for it to exit, then ends it and everything it started; the
+  // next input starts a new one.
   void stop();
 
  private:
   struct Running;
-  std::string end_running();
+  std::string end_running(std::chrono::milliseconds grace);
   std::vector<std::string> argv_;
   std::string last_stray_err_;  // of the process end_running last ended
   std::size_t memory_mb_;
+  std::chrono::milliseconds exit_grace_;
   std::unique_ptr<Running> running_;
 };
 

@@ -271,6 +271,34 @@ TEST(BatchProcess, ExitAfterAFrameFailsTheNextInput) {
   EXPECT_EQ(batch_run(batch, "ok c").end, ProcessResult::End::exited);
 }
 
+// At the end of its stdin an adapter exits by itself, and may clean up first; one that does not
+// exit is ended when the grace runs out, with everything it started.
+TEST(BatchProcess, StopLetsTheAdapterCleanUpAfterItsLastInput) {
+  char dir_template[] = "/tmp/docconform-batch-stop-XXXXXX";
+  ASSERT_NE(::mkdtemp(dir_template), nullptr);
+  const std::string cleaned = std::string(dir_template) + "/cleaned";
+  BatchProcess batch({"/bin/sh", "-c", "while read -r input; do printf 'frame 0 0 0\nend\n'; done; sleep 0.2; : > " + cleaned}, 0);
+  EXPECT_EQ(batch_run(batch, "a").end, ProcessResult::End::exited);
+  batch.stop();
+  EXPECT_EQ(::unlink(cleaned.c_str()), 0) << "the adapter's last step did not run";
+  ::rmdir(dir_template);
+}
+
+TEST(BatchProcess, StopEndsAnAdapterThatDoesNotExitWhenTheGraceRunsOut) {
+  const std::string mark = marker("batch-stop");
+  const std::size_t eq = mark.find('=');
+  ::setenv(mark.substr(0, eq).c_str(), mark.substr(eq + 1).c_str(), 1);  // the batch process inherits it
+  BatchProcess batch({"/bin/sh", "-c", "while read -r input; do printf 'frame 0 0 0\nend\n'; done; sleep 30 & sleep 30"}, 0,
+                     std::chrono::milliseconds(200));
+  EXPECT_EQ(batch_run(batch, "a").end, ProcessResult::End::exited);
+  ::unsetenv(mark.substr(0, eq).c_str());
+  EXPECT_FALSE(processes_carrying(mark).empty());
+  const auto start = std::chrono::steady_clock::now();
+  batch.stop();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+  EXPECT_TRUE(processes_carrying(mark).empty());
+}
+
 TEST(BatchProcess, ProgramThatCannotStartFailsEachInput) {
   BatchProcess batch({"/no/such/program"}, 0);
   const ProcessResult r = batch_run(batch, "ok a");
