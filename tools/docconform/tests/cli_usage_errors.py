@@ -8,6 +8,7 @@ Usage: cli_usage_errors.py DOCCONFORM DOCCONFORM_BENCH"""
 import concurrent.futures
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -107,6 +108,7 @@ for binary, args in ((cli, ["--help"]), (cli, ["dump", "pdf", "--help"]), (cli, 
 
 with concurrent.futures.ThreadPoolExecutor(4) as pool:
     failures += [f for f in pool.map(lambda c: check(*c), checks) if f]
+shutil.rmtree(scratch)
 for failure in failures:
     print("FAIL", failure)
 print(f"{numeric} numeric options checked, {len(failures)} failures")
