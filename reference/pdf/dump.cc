@@ -126,7 +126,7 @@ struct WaveOrder {
   std::vector<std::size_t> job_begin;  // where each job starts in order, then count (none when count is 0)
 };
 
-WaveOrder file_order(const Document& document, const std::vector<std::uint32_t>& numbers, std::size_t first, std::size_t count) {
+WaveOrder wave_order(const Document& document, const std::vector<std::uint32_t>& numbers, std::size_t first, std::size_t count) {
   const auto& xref = document.xref();
   struct Place {
     std::uint64_t offset;
@@ -362,7 +362,7 @@ SweepResult write_pdf_dump(Document& document, int level, const std::function<vo
                                                               static_cast<double>(std::max<std::size_t>(made_bytes, 1))),
                                      objects_per_job, std::min(max_objects_per_wave, 2 * wanted));
     const std::size_t count = std::min(wanted, batch_end - first);
-    const WaveOrder wave = file_order(document, numbers, first, count);
+    const WaveOrder wave = wave_order(document, numbers, first, count);
     const std::vector<std::uint32_t>& order = wave.order;
     const std::size_t jobs = wave.job_begin.size() - 1;
     Wave& making = waves[w % 2];
