@@ -6,13 +6,14 @@
 #include <cerrno>
 #include <cstring>
 
+#include "common/input_file.h"
 #include "docconform/error.h"
 
 namespace docconform::pdf {
 
 PosixFile::PosixFile(const std::string& path, SourceCounts& counts) : path_(path), counts_(counts) {
   ++counts_.open;
-  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  fd_ = ::open(path.c_str(), input_open_flags);
   if (fd_ < 0) throw Error(ErrorKind::io, {path, "", std::nullopt}, std::string("cannot open: ") + std::strerror(errno));
 }
 
@@ -25,6 +26,7 @@ std::uint64_t PosixFile::stat_size() {
   ++counts_.fstat;
   if (::fstat(fd_, &st) != 0) throw Error(ErrorKind::io, {path_, "", std::nullopt}, std::string("fstat: ") + std::strerror(errno));
   if (!have_stamp_) {
+    require_random_access(st, path_);
     mtime_ = st.st_mtim;
     have_stamp_ = true;
   } else if (st.st_mtim.tv_sec != mtime_.tv_sec || st.st_mtim.tv_nsec != mtime_.tv_nsec) {

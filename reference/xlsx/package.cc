@@ -14,6 +14,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "common/input_file.h"
 #include "docconform/error.h"
 #include "limits.h"
 #include "xml_scanner.h"
@@ -410,12 +411,15 @@ CorruptEntry PartStream::zlib_verdict(const CorruptEntry& seen) const {
 }
 
 FileMapping::FileMapping(const std::string& path) : path_(path) {
-  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  fd_ = ::open(path.c_str(), input_open_flags);
   if (fd_ < 0) throw Error(ErrorKind::io, {path, "", std::nullopt}, std::string("cannot open: ") + std::strerror(errno));
   struct stat st;
-  if (::fstat(fd_, &st) != 0) {
+  try {
+    if (::fstat(fd_, &st) != 0) throw Error(ErrorKind::io, {path, "", std::nullopt}, std::string("cannot stat: ") + std::strerror(errno));
+    require_random_access(st, path);
+  } catch (...) {
     ::close(fd_);
-    throw Error(ErrorKind::io, {path, "", std::nullopt}, std::string("cannot stat: ") + std::strerror(errno));
+    throw;
   }
   size_ = static_cast<std::size_t>(st.st_size);
   if (size_ > 0) {

@@ -17,6 +17,10 @@
 namespace docconform::cli {
 
 std::string read_file(const std::string& path, std::size_t max_bytes) {
+  // Read from the start to the end: a pipe will do, a directory would read as an empty file.
+  if (std::error_code ec; std::filesystem::is_directory(path, ec)) {
+    throw Error(ErrorKind::io, {path, "", std::nullopt}, "is a directory");
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(ErrorKind::io, {path, "", std::nullopt}, std::string("cannot open: ") + std::strerror(errno));
   std::error_code ec;

@@ -132,6 +132,20 @@ def bad_file_in_the_middle(work):
 
 
 @case
+def directories_and_pipes_are_io_errors_naming_them(work):
+    """A directory is no input of any format; a FIFO no input of the readers that read at any
+    offset (and, having no writer, it must not make them wait)."""
+    fifo = os.path.join(work, "fifo")
+    os.mkfifo(fifo)
+    for name, (words, _) in FORMATS.items():
+        p = run(["digest"] + words + [work], 74)
+        assert p.stderr.decode().startswith(f"docconform: {work}: io error: is a directory"), (name, p.stderr)
+    for words in (["xlsx"], ["pdf", "--level", "3"]):
+        p = run(["digest"] + words + [fifo], 74, timeout=20)
+        assert p.stderr.decode().startswith(f"docconform: {fifo}: io error: is a pipe"), (words, p.stderr)
+
+
+@case
 def files_from_a_list_and_standard_input(work):
     paths = [os.path.join(CASES_DIR, "utf8", name) for name in sorted(os.listdir(os.path.join(CASES_DIR, "utf8")))
              if name.endswith(".bin")][:6]
