@@ -18,15 +18,15 @@ namespace docconform::fuzz {
 
 // This process's own file (the file-backed sources need a path), removed when the process exits:
 // a fuzzing run or a replay leaves no scratch behind.
-class ScratchFile {
+class ScratchPdf {
  public:
-  explicit ScratchFile(const char* tag) {
+  explicit ScratchPdf(const char* tag) {
     const char* dir = std::getenv("TMPDIR");
     path_ = std::string(dir != nullptr ? dir : "/tmp") + "/docconform_fuzz_" + tag + "_" + std::to_string(::getpid()) + ".pdf";
   }
-  ScratchFile(const ScratchFile&) = delete;
-  ScratchFile& operator=(const ScratchFile&) = delete;
-  ~ScratchFile() { ::unlink(path_.c_str()); }
+  ScratchPdf(const ScratchPdf&) = delete;
+  ScratchPdf& operator=(const ScratchPdf&) = delete;
+  ~ScratchPdf() { ::unlink(path_.c_str()); }
 
   const std::string& path() const { return path_; }
   // Replaces the file's bytes.

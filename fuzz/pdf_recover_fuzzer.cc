@@ -15,7 +15,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace docconform::pdf;
   if (size > (1 << 20)) return -1;
-  static const docconform::fuzz::ScratchFile scratch("recover");
+  static const docconform::fuzz::ScratchPdf scratch("recover");
   scratch.write(data, size);
   const std::string& path = scratch.path();
   const Limits limits = Limits::fuzz();

@@ -17,7 +17,7 @@
 namespace {
 
 struct Fixture {
-  docconform::fuzz::ScratchFile file{"straddle"};
+  docconform::fuzz::ScratchPdf file{"straddle"};
   std::string bytes;
   Fixture() {
     docconform::pdf::GenerateOptions options;

@@ -14,7 +14,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace docconform::pdf;
   if (size > (1 << 20)) return -1;
-  static const docconform::fuzz::ScratchFile scratch("hops");
+  static const docconform::fuzz::ScratchPdf scratch("hops");
   scratch.write(data, size);
   const std::string& path = scratch.path();
   const Limits limits = Limits::fuzz();
