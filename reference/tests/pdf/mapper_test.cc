@@ -1,16 +1,15 @@
 // The sliding-window mapper's arithmetic and behaviour, and the counting of every source.
 #include <gtest/gtest.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstring>
-#include <filesystem>
 
 #include "docconform/error.h"
 #include "docconform/pdf/mapped.h"
 #include "docconform/truncation_guard.h"
 #include "pdf_test_util.h"
+#include "tests/common/not_a_file.h"
 
 namespace {
 
@@ -226,26 +225,14 @@ TEST(ReadSources, EverySourceNoticesASizeChangeAtTheEnd) {
 // A directory, a pipe or a terminal cannot be read at any offset: every source says so when it
 // opens it, naming it, and a FIFO without a writer does not make the open wait.
 TEST(ReadSources, WhatIsNotAFileIsAnIoErrorNamingIt) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("docconform_pdf_dir_" + std::to_string(::getpid()));
-  std::filesystem::create_directory(dir);
-  const std::string fifo = (dir / "fifo").string();
-  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  for (const auto& [path, kind] : {std::pair<std::string, const char*>{dir.string(), "is a directory"}, {fifo, "is a pipe"},
-                                   {"/dev/null", "is a character device"}}) {
+  const docconform::test::NotFiles not_files;
+  for (const auto& input : not_files.inputs()) {
     for (SourceKind source : {SourceKind::mapped, SourceKind::pread, SourceKind::buffered, SourceKind::whole}) {
       SourceOptions options;
       options.kind = source;
-      try {
-        open_source(path, options);
-        ADD_FAILURE() << path << " opened with " << to_string(source);
-      } catch (const Error& e) {
-        EXPECT_EQ(e.kind(), ErrorKind::io) << path;
-        EXPECT_EQ(e.context().file, path);
-        EXPECT_NE(e.message().find(kind), std::string::npos) << e.message();
-      }
+      docconform::test::expect_io_error_naming(input, [&](const std::string& path) { open_source(path, options); });
     }
   }
-  std::filesystem::remove_all(dir);
 }
 
 TEST(ReadSources, PreadReadsAtLeastFourKiBPerFetchAndKeepsNothing) {

@@ -1,17 +1,16 @@
 // The whole-file mapping of an XLSX load: a file another process truncates while it is mapped
 // gives an io error naming the file, not SIGBUS and not what the lost pages held; so does a
-// directory or a pipe given as the file.
+// directory, a pipe or a device given as the file.
 #include <gtest/gtest.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "docconform/error.h"
 #include "docconform/truncation_guard.h"
+#include "tests/common/not_a_file.h"
 #include "xlsx/package.h"
 
 namespace docconform::xlsx {
@@ -46,21 +45,10 @@ TEST(XlsxFileMapping, TruncationWhileMappedIsAnErrorNamingTheFile) {
 }
 
 TEST(XlsxFileMapping, WhatIsNotAFileIsAnIoErrorNamingIt) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("docconform_xlsx_dir_" + std::to_string(::getpid()));
-  std::filesystem::create_directory(dir);
-  const std::string fifo = (dir / "fifo").string();
-  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  for (const auto& [path, kind] : {std::pair<std::string, const char*>{dir.string(), "is a directory"}, {fifo, "is a pipe"}}) {
-    try {
-      const FileMapping mapping(path);  // a FIFO without a writer: the open does not wait
-      ADD_FAILURE() << path << " mapped";
-    } catch (const Error& e) {
-      EXPECT_EQ(e.kind(), ErrorKind::io) << path;
-      EXPECT_EQ(e.context().file, path);
-      EXPECT_NE(e.message().find(kind), std::string::npos) << e.message();
-    }
+  const test::NotFiles not_files;
+  for (const auto& input : not_files.inputs()) {
+    test::expect_io_error_naming(input, [](const std::string& path) { const FileMapping mapping(path); });
   }
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
