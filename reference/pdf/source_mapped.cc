@@ -84,6 +84,13 @@ const std::uint8_t* MappedSource::map(std::uint64_t offset, std::size_t size) {
   return view_.data() + plan.delta;
 }
 
+void MappedSource::copy_out(std::uint64_t offset, std::size_t size, void* out) {
+  check_range(offset, size);
+  if (view_.truncated()) throw truncated(name_, offset);
+  unmap();
+  file_->pread_exact(offset, size, out);
+}
+
 void MappedSource::verify_unchanged() {
   if (view_.truncated()) throw truncated(name_, view_offset_);
   file_->check_unchanged(size_);

@@ -246,24 +246,28 @@ TEST(PdfBatchedDump, OneBatchSweepsTheFileOnce) {
       limits.dump_batch_bytes = batch;
       Document document(*source, limits);
       const SweepResult result = write_pdf_dump(document, 3, [](std::string_view) {}, 1);
-      return std::pair(result.counts.map, (source->size() + source_options.window - 1) / source_options.window);
+      return std::pair(result.counts, (source->size() + source_options.window - 1) / source_options.window);
     };
-    const auto [whole_batch_maps, windows] = object_maps(std::uint64_t{1} << 30);
-    EXPECT_LE(whole_batch_maps, windows + 2) << "payload " << payload;
+    // The whole file in one batch: a few long runs, each copied out with one pread.
+    const auto [whole_batch, windows] = object_maps(std::uint64_t{1} << 30);
+    EXPECT_LE(whole_batch.map + whole_batch.pread, windows + 2) << "payload " << payload;
     // A quarter of the file a batch: about five batches (the extents overlap by the 64-byte
-    // tail), each one sweep, every object read from what its batch holds.
-    const auto quarter_batch_maps = object_maps(std::filesystem::file_size(file.path()) / 4).first;
-    EXPECT_LE(quarter_batch_maps, 6 * (windows + 2)) << "payload " << payload;
-    EXPECT_GT(object_maps(0).first, 3 * windows) << "payload " << payload;
+    // tail), each one sweep, every object read from what its batch holds. Its runs are single
+    // objects, read through the window, never one kernel call each.
+    const SourceCounts quarter_batch = object_maps(std::filesystem::file_size(file.path()) / 4).first;
+    EXPECT_LE(quarter_batch.map, 6 * (windows + 2)) << "payload " << payload;
+    EXPECT_EQ(quarter_batch.pread, 0u) << "payload " << payload;
+    EXPECT_GT(object_maps(0).first.map, 3 * windows) << "payload " << payload;
   }
 }
 
 // The benchmark's object-stream file in small (shuffled streams, three updates; the window and
 // the batch each the default's share of the benchmark's 186 MB file): number order needs every
 // object stream's bytes once for its members and once for the stream's own line. The line is
-// made while the bytes are held for the members, so the level-3 dump costs each worker a sweep a
-// batch, and a sweep starts in the view the last one ended in: within the bound of two sweeps'
-// maps and unmaps and a few more, the document's open included.
+// made while the bytes are held for the members, so the level-3 dump costs each worker at most
+// a sweep a batch: within the bound of two sweeps' maps and unmaps and a few more, the
+// document's open included. The held object streams are copied out by the kernel, at most one
+// pread for each of a worker's share of the streams.
 TEST(PdfBatchedDump, ObjectStreamsAreNotSweptAgainForTheirOwnLines) {
   pdftest::TempFile file(pdftest::generated_pdf(benchmark_shape(6000, 560)), "stream_lines");
   const std::uint64_t size = std::filesystem::file_size(file.path());
@@ -288,6 +292,8 @@ TEST(PdfBatchedDump, ObjectStreamsAreNotSweptAgainForTheirOwnLines) {
       const SourceCounts& c = result.worker_counts[w];
       const std::uint64_t calls = c.map + c.unmap + (w == 0 ? setup.map + setup.unmap : 0);
       EXPECT_LE(calls, 2 * windows + 16) << "worker " << w << " of " << threads;
+      EXPECT_GT(c.pread, 0u) << "worker " << w << " of " << threads;
+      EXPECT_LE(c.pread, result.stats.objstm_inflated) << "worker " << w << " of " << threads;
     }
   }
 }

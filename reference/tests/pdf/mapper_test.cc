@@ -127,6 +127,26 @@ TEST_F(MappedSourceTest, RequestsOutsideTheFileAreRangeErrors) {
   EXPECT_EQ(source.counts().map, 0u);
 }
 
+// Bytes that are only copied are not mapped: the view goes, and the kernel copies them.
+TEST_F(MappedSourceTest, CopyOutDropsTheViewAndCopiesWithOnePread) {
+  MappedSource source(file.path(), 4 * page, page);
+  source.map(0, 10);
+  std::string out(3 * page + 5, '\0');
+  source.copy_out(page - 3, out.size(), out.data());
+  EXPECT_EQ(out, bytes.substr(page - 3, out.size()));
+  EXPECT_EQ(source.live_views(), 0);
+  EXPECT_EQ(source.counts().map, 1u);
+  EXPECT_EQ(source.counts().unmap, 1u);
+  EXPECT_EQ(source.counts().pread, 1u);
+  try {
+    source.copy_out(bytes.size() - 1, 2, out.data());
+    FAIL() << "no error past the end";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::range);
+  }
+  EXPECT_EQ(source.counts().pread, 1u);
+}
+
 TEST_F(MappedSourceTest, GranularityMustBeAPageMultiple) {
   EXPECT_THROW(MappedSource(file.path(), 4 * page, page + 1), Error);
   EXPECT_THROW(MappedSource(file.path(), 0, page), Error);

@@ -38,6 +38,7 @@ class MappedSource final : public ByteSource {
   ~MappedSource() override;
 
   const std::uint8_t* map(std::uint64_t offset, std::size_t size) override;
+  void copy_out(std::uint64_t offset, std::size_t size, void* out) override;
   void verify_unchanged() override;
   SourceKind kind() const override { return SourceKind::mapped; }
   std::unique_ptr<ByteSource> another() const override;

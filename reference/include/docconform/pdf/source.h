@@ -52,6 +52,11 @@ class ByteSource {
   // Copies [offset, offset + size) into out (same errors as map()).
   void read(std::uint64_t offset, std::size_t size, void* out);
 
+  // read() for bytes that are copied once and not wanted in a view: a windowed source drops its
+  // view and has the kernel copy them from the page cache (one pread), which costs less than
+  // mapping pages only to copy them. Same errors as map().
+  virtual void copy_out(std::uint64_t offset, std::size_t size, void* out) { read(offset, size, out); }
+
   // From a source that holds only parts of the file in memory: how many bytes from offset on it
   // holds in one piece (a request past them costs a kernel call). 0 when it does not hold offset
   // or is not such a source.
