@@ -1,5 +1,6 @@
 #include "program.h"
 
+#include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <new>
@@ -49,6 +50,13 @@ int report(const Error& e, const char* name) {
 }  // namespace
 
 void start_program() {
+  // Past the file-size limit (RLIMIT_FSIZE) a write then fails with EFBIG and is reported with
+  // the file's name, as a full disk is, instead of the signal killing the process unexplained.
+  struct sigaction file_size {};
+  if (::sigaction(SIGXFSZ, nullptr, &file_size) == 0 && (file_size.sa_flags & SA_SIGINFO) == 0 &&
+      file_size.sa_handler == SIG_DFL) {
+    ::signal(SIGXFSZ, SIG_IGN);
+  }
   install_truncation_guard();
   // A signal that ends the process first removes the temporary files of unfinished outputs.
   install_output_cleanup();

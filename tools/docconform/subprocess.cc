@@ -89,7 +89,7 @@ bool keep_only_launch_fds(const Launch& l) {
   setpgid(0, 0);
   struct sigaction default_action{};
   default_action.sa_handler = SIG_DFL;
-  for (const int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE}) sigaction(s, &default_action, nullptr);
+  for (const int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ}) sigaction(s, &default_action, nullptr);
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, nullptr);

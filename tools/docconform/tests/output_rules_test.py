@@ -83,6 +83,26 @@ def write_failure_keeps_old_outputs(work):
 
 
 @case
+def file_size_limit_is_an_io_error_naming_the_output(work):
+    """Under RLIMIT_FSIZE with SIGXFSZ as a shell leaves it: an error naming the output, the old file kept."""
+    def limit():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (64 << 10, 64 << 10))
+    pdf = os.path.join(work, "in.pdf")
+    run(["gen", "pdf", "--objects", "2000", pdf], 0)
+    target = os.path.join(work, "out")
+    for command in (["gen", "strings", "--count", "20000", target], ["dump", "pdf", pdf, "--level", "3", "--output", target]):
+        with open(target, "wb") as old:
+            old.write(b"old")
+        run(command, 74, [f"{target}: io error: ", "write failed: File too large"], preexec_fn=limit)
+        with open(target, "rb") as kept:
+            assert kept.read() == b"old", command
+        assert listing(work) == ["in.pdf", "out"], (command, listing(work))
+    with open(target, "wb") as redirected:
+        run(["dump", "pdf", pdf, "--level", "3"], 74, "standard output: io error: write failed: File too large",
+            stdout=redirected, preexec_fn=limit)
+
+
+@case
 def signal_mid_write_keeps_old_output(work):
     strings = os.path.join(work, "s.jsonl")
     run(["gen", "strings", "--count", "262144", strings], 0)
