@@ -145,6 +145,15 @@ TEST_F(MappedSourceTest, CopyOutDropsTheViewAndCopiesWithOnePread) {
     EXPECT_EQ(e.kind(), ErrorKind::range);
   }
   EXPECT_EQ(source.counts().pread, 1u);
+  // A file cut short under the source: an io error, not a short copy taken as the bytes.
+  ASSERT_EQ(::truncate(file.path().c_str(), static_cast<off_t>(2 * page)), 0);
+  try {
+    source.copy_out(page, 2 * page, out.data());
+    FAIL() << "no error for bytes past the new end";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::io);
+    EXPECT_NE(std::string(e.what()).find("truncated"), std::string::npos) << e.what();
+  }
 }
 
 TEST_F(MappedSourceTest, GranularityMustBeAPageMultiple) {
