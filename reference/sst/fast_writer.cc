@@ -16,7 +16,6 @@
 #include <emmintrin.h>
 #endif
 
-#include "docconform/error.h"
 #include "docconform/sst/writer.h"
 #include "little_endian.h"
 
@@ -369,33 +368,6 @@ WriteResult write_sst_fast(const SstTable& table, RecordSink& sink, std::uint32_
   }
   result.bytes = sst_bytes + 4 + extsst_data;
   return result;
-}
-
-std::uint64_t expected_sst_bytes(const SstTable& table) {
-  // Per record: its header, and at most a flags byte and a moved header's room left unused.
-  constexpr std::uint64_t per_record = 4 + 1 + 8;
-  const std::uint64_t data = 8 + table.string_bytes();
-  const std::uint64_t records = data / (max_record_data - per_record) + 1;
-  return data + records * per_record + 4 + 2 + 8 * extsst_bucket_count(table.size());
-}
-
-WriteResult write_sst(WriterKind kind, const SstTable& table, RecordSink& sink, std::uint32_t stream_offset) {
-  return kind == WriterKind::naive ? write_sst_naive(table, sink, stream_offset) : write_sst_fast(table, sink, stream_offset);
-}
-
-const char* to_string(WriterKind kind) { return kind == WriterKind::naive ? "naive" : "fast"; }
-
-WriterKind parse_writer_kind(std::string_view name) {
-  if (name == "naive") return WriterKind::naive;
-  if (name == "fast") return WriterKind::fast;
-  throw Error(ErrorKind::usage, {}, "unknown writer '" + std::string(name) + "' (naive, fast)");
-}
-
-std::string sst_bytes(const SstTable& table, WriterKind kind) {
-  auto sink = make_memory_sink();
-  write_sst(kind, table, *sink);
-  sink->finish();
-  return std::string(sink->bytes());
 }
 
 }  // namespace docconform::sst

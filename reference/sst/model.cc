@@ -146,4 +146,12 @@ std::size_t extsst_bucket_count(std::size_t unique_strings) {
   return (unique_strings + dsst - 1) / dsst;
 }
 
+std::uint64_t expected_sst_bytes(const SstTable& table) {
+  // Per record: its header, and at most a flags byte and a moved header's room left unused.
+  constexpr std::uint64_t per_record = 4 + 1 + 8;
+  const std::uint64_t data = 8 + table.string_bytes();
+  const std::uint64_t records = data / (max_record_data - per_record) + 1;
+  return data + records * per_record + 4 + 2 + 8 * extsst_bucket_count(table.size());
+}
+
 }  // namespace docconform::sst

@@ -245,4 +245,8 @@ ExtRstSegments ext_rst_segments(std::string_view ext);
 std::uint16_t extsst_bucket_size(std::size_t unique_strings);
 std::size_t extsst_bucket_count(std::size_t unique_strings);
 
+// About how many bytes the SST, CONTINUE and EXTSST records of table take (a little more, never
+// much less): what the writers tell their sink to expect.
+std::uint64_t expected_sst_bytes(const SstTable& table);
+
 }  // namespace docconform::sst

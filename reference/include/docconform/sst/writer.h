@@ -38,10 +38,6 @@ WriteResult write_sst_naive(const SstTable& table, RecordSink& sink, std::uint32
 WriteResult write_sst_fast(const SstTable& table, RecordSink& sink, std::uint32_t stream_offset = 0);
 WriteResult write_sst(WriterKind kind, const SstTable& table, RecordSink& sink, std::uint32_t stream_offset = 0);
 
-// About how many bytes the records of table take (a little more, never much less): what both
-// writers tell the sink to expect.
-std::uint64_t expected_sst_bytes(const SstTable& table);
-
 // The records in memory.
 std::string sst_bytes(const SstTable& table, WriterKind kind = WriterKind::fast);
 
