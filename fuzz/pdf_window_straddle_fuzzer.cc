@@ -1,6 +1,7 @@
-// pdf_window_straddle: a sequence of map/read requests decoded from the input, against a
-// generated PDF. The mapper's bytes always equal the whole file's; range errors exactly when the
-// request leaves the file; never two live views; a request inside the live view makes no call.
+// pdf_window_straddle: a sequence of map/read/copy_out requests decoded from the input, against
+// a generated PDF. The mapper's bytes always equal the whole file's; range errors exactly when the
+// request leaves the file; never two live views; a map or read inside the live view makes no
+// call; a copy_out leaves no view and makes one pread.
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -52,6 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::uint64_t granularity = page * (1 + take(p, end, 1) % 4);
   MappedSource source(fixture.file.path(), window, granularity);
   std::string copy;
+  std::uint64_t copied_out = 0;
   while (p < end) {
     const std::uint64_t op = take(p, end, 1);
     const std::uint64_t offset = take(p, end, 3) % (file_size + 64);
@@ -60,8 +62,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const bool in_view = source.live_views() == 1 && offset >= source.view_offset() &&
                          offset + length <= source.view_offset() + source.view_size();
     const SourceCounts before = source.counts();
+    const bool copy_out = (op & 2) != 0;
     try {
-      if (op & 1) {
+      if (copy_out) {
+        copy.assign(length, '\0');
+        source.copy_out(offset, length, copy.data());
+        FUZZ_CHECK(std::memcmp(copy.data(), fixture.bytes.data() + offset, length) == 0, data, size);
+        copied_out += length;
+        FUZZ_CHECK(length == 0 || source.live_views() == 0, data, size);
+      } else if (op & 1) {
         copy.assign(length, '\0');
         source.read(offset, length, copy.data());
         FUZZ_CHECK(std::memcmp(copy.data(), fixture.bytes.data() + offset, length) == 0, data, size);
@@ -74,10 +83,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       FUZZ_CHECK(!inside && e.kind() == docconform::ErrorKind::range, data, size);
     }
     const SourceCounts& after = source.counts();
-    if (in_view || length == 0 || !inside) FUZZ_CHECK(after.total_calls() == before.total_calls(), data, size);
+    if ((in_view && !copy_out) || length == 0 || !inside) FUZZ_CHECK(after.total_calls() == before.total_calls(), data, size);
+    FUZZ_CHECK(after.pread == before.pread + (copy_out && inside && length > 0 ? 1 : 0), data, size);
     FUZZ_CHECK(source.live_views() <= 1, data, size);
     FUZZ_CHECK(after.map == after.unmap + static_cast<std::uint64_t>(source.live_views()), data, size);
-    FUZZ_CHECK(after.bytes_copied == 0, data, size);
+    FUZZ_CHECK(after.bytes_copied == copied_out, data, size);
     if (source.live_views() == 1) {
       FUZZ_CHECK(source.view_offset() % granularity == 0, data, size);
       FUZZ_CHECK(source.view_offset() + source.view_size() <= file_size, data, size);

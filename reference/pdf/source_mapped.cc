@@ -86,6 +86,7 @@ const std::uint8_t* MappedSource::map(std::uint64_t offset, std::size_t size) {
 
 void MappedSource::copy_out(std::uint64_t offset, std::size_t size, void* out) {
   check_range(offset, size);
+  if (size == 0) return;
   if (view_.truncated()) throw truncated(name_, offset);
   unmap();
   file_->pread_exact(offset, size, out);

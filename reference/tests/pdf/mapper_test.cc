@@ -138,6 +138,11 @@ TEST_F(MappedSourceTest, CopyOutDropsTheViewAndCopiesWithOnePread) {
   EXPECT_EQ(source.counts().map, 1u);
   EXPECT_EQ(source.counts().unmap, 1u);
   EXPECT_EQ(source.counts().pread, 1u);
+  source.map(0, 10);
+  const SourceCounts before_empty = source.counts();
+  source.copy_out(7, 0, out.data());  // nothing to copy: no call, the view stays
+  EXPECT_EQ(source.counts().total_calls(), before_empty.total_calls());
+  EXPECT_EQ(source.live_views(), 1);
   try {
     source.copy_out(bytes.size() - 1, 2, out.data());
     FAIL() << "no error past the end";
