@@ -13,9 +13,9 @@ namespace {
 constexpr std::uint64_t stream_tail_probe = 64;
 
 // Runs this long on average (object streams) are copied out by the kernel, one pread each:
-// mapping their pages only to copy them cost more (the objstm digest took up to 1.1x as long). Shorter
-// ones (single objects) are read through the window, a few kernel calls for the whole fill
-// instead of one per object.
+// mapping their pages only to copy them cost more (the objstm digest took up to 1.1x as long).
+// Shorter ones (single objects) are read through the window, a few kernel calls for the whole
+// fill instead of one per object.
 constexpr std::uint64_t copy_out_run_bytes = 16u << 10;
 
 }  // namespace
