@@ -63,19 +63,14 @@ void HeldBytes::fill(std::vector<ByteRange> ranges, const std::vector<ByteSource
   // Share k is read through sources[k], so each source's window sweeps about the same part of
   // the file every fill, and every other fill sweeps it backward: a fill starts where the one
   // before left the window.
-  const bool copy_out = total >= runs_.size() * copy_out_run_bytes;
+  const auto copy = total >= runs_.size() * copy_out_run_bytes ? &ByteSource::copy_out : &ByteSource::read;
   backward_ = !backward_;
   parallel_for_serial_error(shares, static_cast<unsigned>(shares), [&](std::size_t k, unsigned) {
     ByteSource& source = *sources[k];
     source.sweep_backward(backward_);
     for (std::size_t n = first[k + 1] - first[k], j = 0; j < n; ++j) {
       const std::size_t i = backward_ ? first[k + 1] - 1 - j : first[k] + j;
-      const auto size = static_cast<std::size_t>(runs_[i].size);
-      if (copy_out) {
-        source.copy_out(runs_[i].offset, size, bytes_.get() + runs_[i].at);
-      } else {
-        source.read(runs_[i].offset, size, bytes_.get() + runs_[i].at);
-      }
+      (source.*copy)(runs_[i].offset, static_cast<std::size_t>(runs_[i].size), bytes_.get() + runs_[i].at);
     }
     source.sweep_backward(false);
   });
