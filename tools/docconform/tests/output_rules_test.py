@@ -42,10 +42,12 @@ def listing(directory):
     return sorted(os.listdir(directory))
 
 
-def file_size_limit(limit):
-    """In the child: writes past `limit` bytes fail with EFBIG (SIGXFSZ ignored), like a full disk."""
+def file_size_limit(limit, ignore_signal=True):
+    """In the child: writes past `limit` bytes fail with EFBIG (SIGXFSZ ignored), like a full disk;
+    without ignore_signal, SIGXFSZ is left as a shell leaves it and the program must cope."""
     def setup():
-        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        if ignore_signal:
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
     return setup
 
@@ -85,8 +87,7 @@ def write_failure_keeps_old_outputs(work):
 @case
 def file_size_limit_is_an_io_error_naming_the_output(work):
     """Under RLIMIT_FSIZE with SIGXFSZ as a shell leaves it: an error naming the output, the old file kept."""
-    def limit():
-        resource.setrlimit(resource.RLIMIT_FSIZE, (64 << 10, 64 << 10))
+    limit = file_size_limit(64 << 10, ignore_signal=False)
     pdf = os.path.join(work, "in.pdf")
     run(["gen", "pdf", "--objects", "2000", pdf], 0)
     target = os.path.join(work, "out")
