@@ -35,9 +35,8 @@ class HeldBytes {
   // Holds at most capacity bytes at a time: the buffer is allocated once, on the first fill.
   explicit HeldBytes(std::uint64_t capacity) : capacity_(capacity) {}
   // Replaces what is held with the ranges (merged where they overlap or touch; together at
-  // most the capacity), read through sources[0..n): the ranges in file order are cut into n
-  // shares of about equal size, share k read through sources[k] on up to n threads; every
-  // other fill reads its shares back to front (a windowed source maps about one view fewer).
+  // most the capacity), copied out of sources[0..n): the ranges in file order are cut into n
+  // shares of about equal size, share k copied out of sources[k] on up to n threads.
   void fill(std::vector<ByteRange> ranges, const std::vector<ByteSource*>& sources);
   // The bytes [offset, offset + size) when they are held in one piece, else nullptr.
   const std::uint8_t* find(std::uint64_t offset, std::size_t size) const;
@@ -53,7 +52,6 @@ class HeldBytes {
   std::vector<Run> runs_;  // sorted by offset, disjoint
   std::unique_ptr<std::uint8_t[]> bytes_;
   std::uint64_t capacity_;
-  bool backward_ = true;  // how the last fill read its shares
 };
 
 // A source that serves what a HeldBytes holds and leaves every other request to the source it

@@ -65,17 +65,7 @@ const std::uint8_t* MappedSource::map(std::uint64_t offset, std::size_t size) {
   if (view_.data() != nullptr && offset >= view_offset_ && offset + size <= view_offset_ + view_.size()) {
     return view_.data() + (offset - view_offset_);
   }
-  // Sweeping backward, a request that starts in the window before the live view and ends before
-  // the live view does gets a view that ends where the live one begins, or where the request
-  // ends inside it, so the next request before it is held too.
-  ViewPlan plan = plan_view(offset, size, window_, granularity_, size_);
-  if (backward_ && view_.data() != nullptr && offset < view_offset_ && view_offset_ - offset <= window_ &&
-      offset + size <= view_offset_ + view_.size()) {
-    const std::uint64_t end = std::max<std::uint64_t>(view_offset_, offset + size);
-    const std::uint64_t back = end - std::min(window_, end);
-    const std::uint64_t start = back % granularity_ == 0 ? back : back - back % granularity_ + granularity_;
-    if (start <= offset) plan = {start, offset - start, end - start};
-  }
+  const ViewPlan plan = plan_view(offset, size, window_, granularity_, size_);
   unmap();  // slide: never two views at once
   file_->check_unchanged(size_);
   ++counts_.map;

@@ -231,33 +231,52 @@ TEST(PdfParallelDump, SameLimitErrorHeldOrNot) {
 }
 
 // In a shuffled file, number order jumps all over the file: read where the objects lie, a
-// window slides back and forth; held, the objects cost one sweep of the file a batch.
-TEST(PdfBatchedDump, OneBatchSweepsTheFileOnce) {
-  for (const std::uint32_t payload : {20U, 6000U}) {  // 6000: objects past the first 4 KiB request
+// window slides back and forth. Held, a batch's objects are copied out in file order, one pread
+// a run (objects that touch make one run), and the window maps no view for them, however far
+// apart they lie (6000-byte objects in batches of about 40 of 600: the seed's 1.97 GB file in
+// small). The dump is the same at every batch size and thread count.
+TEST(PdfBatchedDump, BatchesAreCopiedOutOnePreadARun) {
+  for (const std::uint32_t payload : {20U, 6000U}) {
     GenerateOptions options = many_objects(false);
     options.payload = payload;
-    options.objects = payload > 1000 ? 300 : options.objects;
-    pdftest::TempFile file(pdftest::generated_pdf(options), "batched_sweep");
-    const auto object_maps = [&](std::uint64_t batch) {
-      SourceOptions source_options;
-      source_options.window = 1 << 16;
-      auto source = open_source(file.path(), source_options);
-      Limits limits;
-      limits.dump_batch_bytes = batch;
-      Document document(*source, limits);
-      const SweepResult result = write_pdf_dump(document, 3, [](std::string_view) {}, 1);
-      return std::pair(result.counts, (source->size() + source_options.window - 1) / source_options.window);
-    };
-    // The whole file in one batch: a few long runs, each copied out with one pread.
-    const auto [whole_batch, windows] = object_maps(std::uint64_t{1} << 30);
-    EXPECT_LE(whole_batch.map + whole_batch.pread, windows + 2) << "payload " << payload;
-    // A quarter of the file a batch: about five batches (the extents overlap by the 64-byte
-    // tail), each one sweep, every object read from what its batch holds. Its runs are single
-    // objects, read through the window, never one kernel call each.
-    const SourceCounts quarter_batch = object_maps(std::filesystem::file_size(file.path()) / 4).first;
-    EXPECT_LE(quarter_batch.map, 6 * (windows + 2)) << "payload " << payload;
-    EXPECT_EQ(quarter_batch.pread, 0u) << "payload " << payload;
-    EXPECT_GT(object_maps(0).first.map, 3 * windows) << "payload " << payload;
+    options.objects = payload > 1000 ? 600 : options.objects;
+    pdftest::TempFile file(pdftest::generated_pdf(options), "batched_copy");
+    const std::string expected = pdf_dump_file(file.path(), {}, 3, {}, 1);
+    const std::uint64_t size = std::filesystem::file_size(file.path());
+    SourceOptions source_options;
+    source_options.window = 1 << 16;
+    const std::uint64_t windows = (size + source_options.window - 1) / source_options.window;
+    for (const std::uint64_t batch : {std::uint64_t{1} << 30, size / 4, size / 15, std::uint64_t{0}}) {
+      for (const unsigned threads : {1U, 2U}) {
+        auto source = open_source(file.path(), source_options);
+        Limits limits;
+        limits.dump_batch_bytes = batch;
+        Document document(*source, limits);
+        std::string dump;
+        const SweepResult result = write_pdf_dump(document, 3, [&](std::string_view piece) { dump += piece; }, threads);
+        const std::string where = "payload " + std::to_string(payload) + ", batch " + std::to_string(batch) + ", threads " + std::to_string(threads);
+        EXPECT_TRUE(dump == expected) << where;
+        SourceCounts all;
+        for (const SourceCounts& c : result.worker_counts) {
+          all.map += c.map;
+          all.pread += c.pread;
+        }
+        const auto objects = static_cast<std::uint64_t>(std::count_if(document.xref().begin(), document.xref().end(), [](const XrefEntry& e) {
+          return e.type == XrefEntry::Type::offset;
+        }));
+        if (batch == 0) {  // nothing held: the window slides back and forth
+          EXPECT_GT(all.map, 3 * windows) << where;
+          EXPECT_EQ(all.pread, 0u) << where;
+        } else if (batch > size) {  // one batch: a run between two xref sections
+          EXPECT_EQ(all.map, 0u) << where;
+          EXPECT_LE(all.pread, document.sections().size()) << where;
+        } else {
+          EXPECT_EQ(all.map, 0u) << where;
+          EXPECT_GE(all.pread, (size + batch - 1) / batch) << where;
+          EXPECT_LE(all.pread, objects) << where;
+        }
+      }
+    }
   }
 }
 

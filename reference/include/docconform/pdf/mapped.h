@@ -43,10 +43,6 @@ class MappedSource final : public ByteSource {
   SourceKind kind() const override { return SourceKind::mapped; }
   std::unique_ptr<ByteSource> another() const override;
 
-  // Backward: a request in the window before the live view gets a view that ends where the live
-  // one begins (or where the request ends inside it).
-  void sweep_backward(bool backward) override { backward_ = backward; }
-
   std::uint64_t view_offset() const { return view_offset_; }
   std::uint64_t view_size() const { return view_.size(); }
   int live_views() const { return view_.data() != nullptr ? 1 : 0; }
@@ -59,7 +55,6 @@ class MappedSource final : public ByteSource {
   std::uint64_t granularity_;
   WatchedMapping view_;
   std::uint64_t view_offset_ = 0;
-  bool backward_ = false;
 };
 
 }  // namespace docconform::pdf

@@ -62,10 +62,6 @@ class ByteSource {
   // or is not such a source.
   virtual std::uint64_t held_from(std::uint64_t /*offset*/) const { return 0; }
 
-  // Which way the requests to come move through the file: a windowed source places its views to
-  // hold the next ones (forward, the default: a view starts at its request).
-  virtual void sweep_backward(bool /*backward*/) {}
-
   // Throws Error(io) if the file is no longer what this source opened (its size changed, or a
   // mapped view was found truncated under it). Call it before reporting anything read as a
   // success: a file another process shrinks mid-read must not yield a result.
