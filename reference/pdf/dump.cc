@@ -87,8 +87,6 @@ namespace {
 
 // The dump goes to the sink in pieces of at most about 1 MiB.
 constexpr std::size_t piece_bytes = 1 << 20;
-// A run of lines at least this long goes to the sink without being copied into a piece.
-constexpr std::size_t direct_run_bytes = 64 << 10;
 // The level-3 object lines are made a wave at a time, in jobs of about objects_per_job objects
 // taken in file order: an object stream is then inflated about once a wave however its objects'
 // numbers interleave with other streams'. A job ends at an object stream's end (each worker
@@ -389,30 +387,19 @@ SweepResult write_pdf_dump(Document& document, int level, const std::function<vo
       }
     };
     // Lines next to each other in a job's text and in number order (an object stream's members,
-    // mostly) go to the sink as one run, straight from the text when the run is long; short
-    // runs gather in a piece, so the sink still gets few calls.
+    // mostly) go to the sink as one run, straight from the text: a copy into a piece would cost
+    // as much as hashing them (a shuffled file's lines each stand alone). A sink that writes to a
+    // file gathers short runs itself.
     const auto write = [&] {
-      std::string piece;
-      const auto put = [&](std::string_view run) {
-        if (!piece.empty() && (piece.size() + run.size() > piece_bytes || run.size() >= direct_run_bytes)) {
-          sink(piece);
-          piece.clear();
-        }
-        if (run.size() >= direct_run_bytes) {
-          for (std::size_t at = 0; at < run.size(); at += piece_bytes) sink(run.substr(at, piece_bytes));
-        } else {
-          piece += run;
-        }
-      };
       for (std::size_t i = 0; i < written_next;) {
         const auto& line = writing.lines[i];
         std::size_t end = line.begin + line.size;
         for (++i; i < written_next && writing.lines[i].job == line.job && writing.lines[i].begin == end; ++i) {
           end += writing.lines[i].size;
         }
-        put(std::string_view(writing.texts[line.job]).substr(line.begin, end - line.begin));
+        const std::string_view run = std::string_view(writing.texts[line.job]).substr(line.begin, end - line.begin);
+        for (std::size_t at = 0; at < run.size(); at += piece_bytes) sink(run.substr(at, piece_bytes));
       }
-      if (!piece.empty()) sink(piece);
     };
     std::atomic<std::size_t> lowest_limit{SIZE_MAX};  // the lowest job that hit a limit
     try {

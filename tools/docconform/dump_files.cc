@@ -92,6 +92,35 @@ FileFailure run_file(const std::string& path, const OrderedOutput& ordered, cons
   }
 }
 
+// A dump's pieces gathered into writes of about gathered_bytes: a dump may come a line at a time
+// (a shuffled PDF's objects), and a write(2) for each line costs more than the line. A piece of
+// at least direct_bytes goes straight through. What is gathered when the dump fails is dropped:
+// the output is then a prefix of the dump, as it may be in any case.
+class GatheredWrites {
+ public:
+  explicit GatheredWrites(DumpSink write) : write_(std::move(write)) {}
+
+  void add(std::string_view piece) {
+    if (gathered_.size() + piece.size() > gathered_bytes || (piece.size() >= direct_bytes && !gathered_.empty())) flush();
+    if (piece.size() >= direct_bytes) {
+      write_(piece);
+    } else {
+      gathered_ += piece;
+    }
+  }
+
+  void flush() {
+    if (!gathered_.empty()) write_(gathered_);
+    gathered_.clear();
+  }
+
+ private:
+  static constexpr std::size_t gathered_bytes = 1 << 20;
+  static constexpr std::size_t direct_bytes = 64 << 10;
+  DumpSink write_;
+  std::string gathered_;
+};
+
 // With several files, files run in parallel: one thread each when there are at least as many
 // files as threads, else the threads shared out among them.
 struct ThreadPlan {
@@ -153,7 +182,9 @@ void run_dumps(const FileListOptions& options, unsigned threads, const FileDumpe
       OutputFileSink sink(out);
       rewindable(paths.front(), threads, sink);
     } else {
-      dumper(paths.front(), threads, [&](std::string_view piece) { out.write(piece); });
+      GatheredWrites gathered([&](std::string_view piece) { out.write(piece); });
+      dumper(paths.front(), threads, [&](std::string_view piece) { gathered.add(piece); });
+      gathered.flush();
     }
     out.commit();
     return;
@@ -164,11 +195,12 @@ void run_dumps(const FileListOptions& options, unsigned threads, const FileDumpe
       options, paths, threads,
       [&](const std::string& path, std::size_t job, unsigned file_threads, OrderedOutput& output) {
         output.write(job, "==> " + path + "\n");
-        dumper(path, file_threads, [&](std::string_view piece) {
-          if (piece.empty()) return;
+        GatheredWrites gathered([&](std::string_view piece) {
           output.write(job, piece);
           at_line_start[job] = piece.back() == '\n';
         });
+        dumper(path, file_threads, [&](std::string_view piece) { gathered.add(piece); });
+        gathered.flush();
         output.write(job, "<== ok\n");
       },
       [&](std::size_t job, const FileFailure& failure) {

@@ -187,5 +187,29 @@ def pending_output_is_bounded(work):
     assert run(["dump", "xlsx", "--threads", "2", "--max-pending-output", "0"] + paths).stdout == free
 
 
+@case
+def short_pieces_are_gathered_into_large_writes(work):
+    # A shuffled file's level-3 lines each stand alone and come a line at a time: the output
+    # gets them in writes of about a MiB (strace counts the writes of each output), unframed
+    # and framed alike.
+    pdf = os.path.join(work, "shuffled.pdf")
+    run(["gen", "pdf", "--objects", "20000", "--payload", "100", "--shuffle", pdf])
+    expected = run(["dump", "pdf", "--level", "3", pdf]).stdout
+    assert len(expected) > 4 << 20, len(expected)
+    for files in ([pdf], [pdf, pdf]):
+        out = os.path.join(work, "out")
+        trace = os.path.join(work, "trace")
+        p = subprocess.run(["strace", "-f", "-qq", "-e", "trace=write", "-e", "signal=none", "-o", trace, BINARY, "dump", "pdf", "--level", "3"]
+                           + files + ["--output", out], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        assert p.returncode == 0, p.stderr.decode(errors="replace")
+        output = open(out, "rb").read()
+        if len(files) == 1:
+            assert output == expected
+        else:
+            assert output.count(expected) == 2, "each file's dump, framed"
+        writes = sum(1 for line in open(trace) if " write(" in line or line.startswith("write("))
+        assert writes <= len(output) // (256 << 10) + 8, f"{len(files)} files: {writes} writes for {len(output)} bytes"
+
+
 if __name__ == "__main__":
     sys.exit(run_cases(CASES, ONLY, "docconform-dump-files-"))

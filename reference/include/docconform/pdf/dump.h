@@ -23,7 +23,8 @@ void append_canonical(std::string& out, const Object& object);
 std::string canonical_text(const Object& object);
 
 // Writes the dump in pieces of at most about 1 MiB to sink, so a level-3 dump of a large file
-// (several times the file's size) is never held whole. An error may come after some pieces: a
+// (several times the file's size) is never held whole. A piece may be as short as one line (a
+// sink that writes to a file gathers them). An error may come after some pieces: a
 // consumer that must not show a partial dump collects it first (pdf_dump). Level 3's objects
 // are read on up to `threads` threads (0 = auto), each extra one through a source of its own
 // (ByteSource::another()); the dump, and the error on bad input, are the same at every count.
