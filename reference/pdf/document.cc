@@ -172,19 +172,26 @@ void Document::read_at(std::uint64_t offset, std::uint32_t num, std::uint32_t ge
     ++stats_.objects_parsed;
     stats_.parsed_bytes += parser.pos();
   };
+  // A try that needs more bytes (or, from held bytes, fails) gives back what its partial object
+  // held and was charged for: the next try parses the object again from its start.
+  const auto give_back = [&](std::uint64_t charged) {
+    object = Object{};
+    memory_->release(impl_->object_charge - charged);
+    impl_->object_charge = charged;
+  };
   // Requests of 4 KiB, then 8x larger up to grow_limit, until the object ends inside one.
   bool held_tried = false;  // the held bytes do not change: one try from them is enough
   for (std::uint64_t want = 4096;; want = std::min(want * 8, grow_limit)) {
     const std::uint64_t available = size - offset;
     const auto span = static_cast<std::size_t>(std::min(want, available));
-    // A source that holds fewer bytes from offset than the request: an object that ends inside
-    // them parses from them alone, to the very result the request would give (the parser decides
-    // from no byte past where it stops), without a kernel call. Else the request is made after
-    // all, this try's charges given back: the requests, charges and errors stay those of a read
-    // of bytes that are not held.
-    if (const std::uint64_t held = held_tried ? 0 : source_.held_from(offset); held != 0 && held < span) {
+    const std::uint64_t charged = impl_->object_charge;
+    // A source that holds bytes from offset (a level-3 batch): an object that ends inside them
+    // (at most grow_limit of them) parses from them alone, to the very result the requests would
+    // give (the parser decides from no byte past where it stops), without a kernel call, and
+    // without a retry when it is longer than the first request. Else the requests are made after
+    // all: their errors stay those of a read of bytes that are not held.
+    if (const std::uint64_t held = held_tried ? 0 : std::min(source_.held_from(offset), grow_limit); held != 0) {
       held_tried = true;
-      const std::uint64_t charged = impl_->object_charge;
       Parser parser(source_.map(offset, static_cast<std::size_t>(held)), static_cast<std::size_t>(held), offset, false,
                     limits_, file, part);
       try {
@@ -193,8 +200,7 @@ void Document::read_at(std::uint64_t offset, std::uint32_t num, std::uint32_t ge
       } catch (const NeedMore&) {
       } catch (const Error&) {
       }
-      memory_->release(impl_->object_charge - charged);
-      impl_->object_charge = charged;
+      give_back(charged);
     }
     Parser parser(source_.map(offset, span), span, offset, span == available, limits_, file, part);
     try {
@@ -206,6 +212,7 @@ void Document::read_at(std::uint64_t offset, std::uint32_t num, std::uint32_t ge
         throw Error(ErrorKind::limit, {file, part.str(), offset},
                     "object is larger than " + std::to_string(grow_limit) + " bytes (max_object_bytes)");
       }
+      give_back(charged);
     } catch (const Error&) {
       stats_.parsed_bytes += parser.pos();
       throw;
