@@ -32,6 +32,7 @@ SweepResult Readers::result(std::uint64_t items) const {
   for (const auto& reader : readers_) {
     const ReaderStats& s = reader->stats();
     r.stats.objects_parsed += s.objects_parsed;
+    r.stats.parsed_bytes += s.parsed_bytes;
     r.stats.objstm_inflated += s.objstm_inflated;
     r.stats.objstm_cache_hits += s.objstm_cache_hits;
     r.stats.inflate_seconds += s.inflate_seconds;

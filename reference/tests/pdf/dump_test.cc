@@ -234,7 +234,8 @@ TEST(PdfParallelDump, SameLimitErrorHeldOrNot) {
 // window slides back and forth. Held, a batch's objects are copied out in file order, one pread
 // a run (objects that touch make one run), and the window maps no view for them, however far
 // apart they lie (6000-byte objects in batches of about 40 of 600: the seed's 1.97 GB file in
-// small). The dump is the same at every batch size and thread count.
+// small), and each object is parsed once from them. The dump is the same at every batch size and
+// thread count.
 TEST(PdfBatchedDump, BatchesAreCopiedOutOnePreadARun) {
   for (const std::uint32_t payload : {20U, 6000U}) {
     GenerateOptions options = many_objects(false);
@@ -274,6 +275,10 @@ TEST(PdfBatchedDump, BatchesAreCopiedOutOnePreadARun) {
           EXPECT_EQ(all.map, 0u) << where;
           EXPECT_GE(all.pread, (size + batch - 1) / batch) << where;
           EXPECT_LE(all.pread, objects) << where;
+        }
+        // Held, an object longer than the first 4 KiB request is parsed once, from its held bytes.
+        if (batch != 0) {
+          EXPECT_LE(result.stats.parsed_bytes, size) << where;
         }
       }
     }
