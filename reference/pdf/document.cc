@@ -179,29 +179,31 @@ void Document::read_at(std::uint64_t offset, std::uint32_t num, std::uint32_t ge
     memory_->release(impl_->object_charge - charged);
     impl_->object_charge = charged;
   };
+  // A source that holds bytes from offset (a level-3 batch): an object that ends inside them
+  // (at most grow_limit of them) parses from them alone, to the very result the requests would
+  // give (the parser decides from no byte past where it stops), without a kernel call, and
+  // without a retry when it is longer than the first request. Else the requests are made after
+  // all: their errors stay those of a read of bytes that are not held.
+  const bool parsed_from_held = [&] {
+    const std::uint64_t held = std::min(source_.held_from(offset), grow_limit);
+    if (held == 0) return false;
+    const std::uint64_t charged = impl_->object_charge;
+    Parser parser(source_.map(offset, static_cast<std::size_t>(held)), static_cast<std::size_t>(held), offset, false,
+                  limits_, file, part);
+    try {
+      parse(parser);
+      return true;
+    } catch (const NeedMore&) {
+    } catch (const Error&) {
+    }
+    give_back(charged);
+    return false;
+  }();
   // Requests of 4 KiB, then 8x larger up to grow_limit, until the object ends inside one.
-  bool held_tried = false;  // the held bytes do not change: one try from them is enough
-  for (std::uint64_t want = 4096;; want = std::min(want * 8, grow_limit)) {
+  for (std::uint64_t want = 4096; !parsed_from_held; want = std::min(want * 8, grow_limit)) {
     const std::uint64_t available = size - offset;
     const auto span = static_cast<std::size_t>(std::min(want, available));
     const std::uint64_t charged = impl_->object_charge;
-    // A source that holds bytes from offset (a level-3 batch): an object that ends inside them
-    // (at most grow_limit of them) parses from them alone, to the very result the requests would
-    // give (the parser decides from no byte past where it stops), without a kernel call, and
-    // without a retry when it is longer than the first request. Else the requests are made after
-    // all: their errors stay those of a read of bytes that are not held.
-    if (const std::uint64_t held = held_tried ? 0 : std::min(source_.held_from(offset), grow_limit); held != 0) {
-      held_tried = true;
-      Parser parser(source_.map(offset, static_cast<std::size_t>(held)), static_cast<std::size_t>(held), offset, false,
-                    limits_, file, part);
-      try {
-        parse(parser);
-        break;
-      } catch (const NeedMore&) {
-      } catch (const Error&) {
-      }
-      give_back(charged);
-    }
     Parser parser(source_.map(offset, span), span, offset, span == available, limits_, file, part);
     try {
       parse(parser);

@@ -1,7 +1,6 @@
 #include "held_bytes.h"
 
 #include <algorithm>
-#include <cstring>
 #include <stdexcept>
 
 #include "docconform/parallel.h"
