@@ -139,6 +139,10 @@ void append_number(std::string& out, double value) {
   }
 }
 
+std::string dump_header(std::string_view format, int version) {
+  return "docconform-dump " + std::string(format) + " " + std::to_string(version);
+}
+
 std::string number_text(double value) {
   std::string out;
   append_number(out, value);

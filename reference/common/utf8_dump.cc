@@ -13,7 +13,7 @@ std::string utf8_dump(std::string_view bytes, const Utf8DumpLimits& limits) {
                     std::to_string(limits.max_input_bytes));
   }
   const std::u16string text = decode_utf8(bytes);
-  std::string out = "docconform-dump utf8 " + std::to_string(utf8_dump_version) + "\n";
+  std::string out = dump_header("utf8", utf8_dump_version) + "\n";
   out += "units " + std::to_string(text.size()) + "\n";
   out += "text ";
   append_quoted(out, text);

@@ -170,7 +170,7 @@ SweepResult write_pdf_dump(Document& document, int level, const std::function<vo
   }
   const auto& xref = document.xref();
   // Lines gather in out, which goes to the sink a full piece at a time.
-  std::string out = "docconform-dump pdf 1\n";
+  std::string out = dump_header("pdf", dump_version) + "\n";
   if (!document.repairs().empty()) {
     out += "recovered";
     for (std::size_t i = 0; i < document.repairs().size(); ++i) out += (i == 0 ? " " : "; ") + document.repairs()[i];

@@ -6,7 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "common/input_file.h"
+#include "docconform/input_file.h"
 #include "docconform/error.h"
 
 namespace docconform::pdf {

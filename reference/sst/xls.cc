@@ -277,7 +277,7 @@ SstTable workbook_stream_sst(std::string_view stream, const Limits& limits, cons
 }  // namespace
 
 std::string sst_dump_table(const SstTable& table) {
-  std::string out = "docconform-dump sst " + std::to_string(sst_dump_version) + "\n";
+  std::string out = dump_header("sst", sst_dump_version) + "\n";
   out += "strings " + std::to_string(table.size()) + "\n";
   for (std::size_t i = 0; i < table.size(); ++i) {
     append_quoted(out, table[i].text);

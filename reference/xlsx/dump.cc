@@ -278,7 +278,7 @@ void DumpWriter::cell(const Segment& seg, const Cell& c, std::uint32_t row) {
 }
 
 void DumpWriter::begin() {
-  out_ += "docconform-dump xlsx " + std::to_string(dump_version);
+  out_ += dump_header("xlsx", dump_version);
   line_done();
   out_ += "workbook date1904=";
   out_ += workbook_.date1904 ? "true" : "false";

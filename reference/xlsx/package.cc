@@ -14,7 +14,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "common/input_file.h"
+#include "docconform/input_file.h"
 #include "docconform/error.h"
 #include "limits.h"
 #include "xml_scanner.h"

@@ -16,8 +16,11 @@
 
 namespace docconform::cli {
 
-std::string read_file(const std::string& path, std::size_t max_bytes) {
-  // Read from the start to the end: a pipe will do, a directory would read as an empty file.
+std::string read_file(const std::string& path, std::size_t max_bytes, std::string_view limit) {
+  const auto over = [&](const std::string& what) {
+    return Error(ErrorKind::limit, {path, "", std::nullopt}, what + " is over " + std::string(limit) + " (" + std::to_string(max_bytes) + ")");
+  };
+  // A directory would read as an empty file.
   if (std::error_code ec; std::filesystem::is_directory(path, ec)) {
     throw Error(ErrorKind::io, {path, "", std::nullopt}, "is a directory");
   }
@@ -25,14 +28,22 @@ std::string read_file(const std::string& path, std::size_t max_bytes) {
   if (!in) throw Error(ErrorKind::io, {path, "", std::nullopt}, std::string("cannot open: ") + std::strerror(errno));
   std::error_code ec;
   const auto size = std::filesystem::file_size(path, ec);
-  if (!ec && size > max_bytes) {
-    throw Error(ErrorKind::limit, {path, "", std::nullopt},
-                "file of " + std::to_string(size) + " bytes is over the limit of " + std::to_string(max_bytes));
+  if (!ec && size > max_bytes) throw over("file of " + std::to_string(size) + " bytes");
+  // Read in pieces: a pipe or a device such as /dev/zero tells no size, and may never end.
+  std::string bytes;
+  if (!ec) bytes.reserve(static_cast<std::size_t>(size));
+  constexpr std::size_t piece = 1 << 16;
+  while (in) {
+    const std::size_t held = bytes.size();
+    const std::size_t room = max_bytes - held;  // held <= max_bytes here
+    const std::size_t want = room >= piece ? piece : room + 1;  // one byte past the limit tells it is passed
+    bytes.resize(held + want);
+    in.read(bytes.data() + held, static_cast<std::streamsize>(want));
+    bytes.resize(held + static_cast<std::size_t>(in.gcount()));
+    if (bytes.size() > max_bytes) throw over("input of more than " + std::to_string(max_bytes) + " bytes");
   }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) throw Error(ErrorKind::io, {path, "", std::nullopt}, "read failed");
-  return std::move(buffer).str();
+  if (in.bad()) throw Error(ErrorKind::io, {path, "", std::nullopt}, std::string("read failed: ") + std::strerror(errno));
+  return bytes;
 }
 
 void write_file(const std::string& path, std::string_view bytes) { write_output_file(path, bytes); }

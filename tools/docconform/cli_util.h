@@ -9,9 +9,10 @@
 
 namespace docconform::cli {
 
-// Reads a whole file; throws docconform::Error naming the path on failure, and Error(limit)
-// before reading anything when the file is larger than max_bytes.
-std::string read_file(const std::string& path, std::size_t max_bytes = SIZE_MAX);
+// Reads a whole file from start to end (a pipe will do); throws docconform::Error naming the path
+// on failure, and Error(limit) naming `limit` once it holds more than max_bytes (before reading
+// anything when its size says so).
+std::string read_file(const std::string& path, std::size_t max_bytes = SIZE_MAX, std::string_view limit = "the limit");
 // The whole content of an output file, written as docconform/output_file.h says ("-" is
 // standard output).
 void write_file(const std::string& path, std::string_view bytes);

@@ -6,6 +6,7 @@
 #include "cli_util.h"
 #include "commands.h"
 #include "docconform/error.h"
+#include "docconform/input_file.h"
 #include "docconform/output_limit.h"
 #include "docconform/sha256.h"
 #include "docconform/sst/generate.h"
@@ -24,13 +25,13 @@ namespace {
 using namespace docconform::sst;
 
 SstTable load_strings(const std::string& path) {
-  return parse_strings_jsonl(read_file(path), path);
+  return parse_strings_jsonl(read_file(path, Limits{}.max_memory, "max_memory"), path);
 }
 
 std::string dump_file(const std::string& path, const LimitOptions<Limits>& limits) {
   std::string text;
   try {
-    text = sst_dump(read_file(path), sst_file_kind(path), limits.limits(), path);
+    text = sst_dump(read_whole_file(path, limits.limits().max_memory, "max_memory"), sst_file_kind(path), limits.limits(), path);
   } catch (const Error& e) {
     throw e.with_file(path);
   }
@@ -118,7 +119,7 @@ void add_sst(CommandGroups& groups) {
     ReadOptions options;
     options.label = d->file;
     options.limits = d->limits.limits();
-    const SstFile file = read_sst_file(read_file(d->file), options);
+    const SstFile file = read_sst_file(read_whole_file(d->file, options.limits.max_memory, "max_memory"), options);
     const std::string text = sst_dump_table(file.table);
     check_output_bytes(d->limits.output_limits(), d->file, text.size());
     write_file("-", text);

@@ -19,7 +19,7 @@ struct Utf8Options {
 
 std::string input_bytes(const Utf8Options& options) {
   if (!options.hex.empty()) return parse_hex_bytes(options.hex);
-  return read_file(options.file);
+  return read_file(options.file, Utf8DumpLimits{}.max_input_bytes, "max_input_bytes");
 }
 
 void print_units(const std::u16string& text) {
@@ -70,7 +70,7 @@ void add_utf8_commands(CommandGroups& groups) {
     add_file_threads_option(command, d->threads);
     command->callback([d, wants_digest] {
       const FileDumper dumper = [&d](const std::string& path, unsigned, const DumpSink& sink) {
-        sink(utf8_dump(read_file(path, d->limits.max_input_bytes), d->limits));
+        sink(utf8_dump(read_file(path, d->limits.max_input_bytes, "max_input_bytes"), d->limits));
       };
       wants_digest ? run_digests(d->files, d->threads, dumper) : run_dumps(d->files, d->threads, dumper);
     });

@@ -26,6 +26,22 @@ bool on_path(const std::string& program) {
   return false;
 }
 
+// A typo in a column must not quietly change what a run checks (an adapter that reads nothing,
+// or a gated one that gates nothing).
+void check_columns(const Adapter& adapter, const std::string& gate, const ErrorContext& where) {
+  std::string known;
+  for (const DumpFormat& format : dump_formats()) known += (known.empty() ? "" : ", ") + format.name;
+  for (const std::string& format : adapter.formats) {
+    if (format != "*" && find_dump_format(format) == nullptr) {
+      throw Error(ErrorKind::format, where, "format `" + format + "` is none of " + known + " (or * for every one)");
+    }
+  }
+  if (adapter.kind != "reference" && adapter.kind != "independent" && adapter.kind != "third-party") {
+    throw Error(ErrorKind::format, where, "kind `" + adapter.kind + "` is none of reference, independent, third-party");
+  }
+  if (gate != "gate" && gate != "nogate") throw Error(ErrorKind::format, where, "gate `" + gate + "` is neither gate nor nogate");
+}
+
 }  // namespace
 
 bool Adapter::reads(const std::string& format) const {
@@ -52,6 +68,7 @@ std::vector<Adapter> read_adapters(const std::string& manifest_path) {
     adapter.formats = split(fields[1], ',');
     adapter.kind = fields[2];
     adapter.gated = fields[3] == "gate";
+    check_columns(adapter, fields[3], where);
     if (fields[4] != "-") adapter.requires_ = split(fields[4], ',');
     adapter.command = fields[5];
     if (fields.size() >= 7 && fields[6] != "-") adapter.version_command = fields[6];

@@ -72,6 +72,16 @@ void judge(Result& r, const Adapter& impl, const std::map<std::string, Expectati
   r.outcome = departs(r, impl) ? Outcome::failed : Outcome::ok;
 }
 
+// Why the stdout of an adapter that accepted a file is not a dump (conformance/SPEC.md section 2),
+// or empty when it starts with the format's header line. head: its first bytes, of `bytes`.
+std::string not_a_dump(const std::string& head, std::uint64_t bytes, const std::string& header) {
+  if (bytes == 0) return "exit 0 with nothing on stdout (a dump starts `" + header + "`)";
+  if (head.compare(0, header.size() + 1, header + "\n") == 0) return "";
+  constexpr std::size_t shown = 80;
+  return "exit 0 without a dump: stdout starts " + json_quoted(head.substr(0, std::min(head.find('\n'), shown))) +
+         ", not `" + header + "`";
+}
+
 // The last line of an adapter's stderr: where the protocol puts `error: <class>`.
 std::string last_line(std::string text) {
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
@@ -201,6 +211,13 @@ Result run_one(const CaseFile& c, const Adapter& impl, const RunOptions& options
       return r;
     }
     rejected = p.exit_code == 1;
+    if (!rejected) {
+      if (std::string why = not_a_dump(p.out_head, p.out_bytes, find_dump_format(c.format)->header); !why.empty()) {
+        r.status = Status::adapter_failure;
+        r.detail = std::move(why);
+        return r;
+      }
+    }
     r.digest = rejected ? "rejected" : "sha256:" + p.out_sha256;
     if (rejected) {
       r.detail = last_err;

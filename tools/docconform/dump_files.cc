@@ -1,10 +1,11 @@
 #include "dump_files.h"
 
 #include <algorithm>
-#include <fstream>
 #include <iostream>
+#include <sstream>
 #include <new>
 
+#include "cli_util.h"
 #include "docconform/error.h"
 #include "docconform/output_file.h"
 #include "docconform/parallel.h"
@@ -19,6 +20,9 @@ void FileListOptions::add_inputs_to(CLI::App* app) {
   app->add_option("files", files, "Input files (several: each one's output framed, conformance/SPEC.md section 1)");
   app->add_option("--files-from", files_from, "Also the files listed in LIST, one path per line ('-' = standard input)")
       ->type_name("LIST");
+  app->add_option("--max-list-bytes", max_list_bytes, "Largest LIST accepted (limit error above)")
+      ->capture_default_str()
+      ->transform(byte_range(1, max_bytes_option));
 }
 
 void FileListOptions::add_to(CLI::App* app) {
@@ -35,16 +39,10 @@ void FileListOptions::add_to(CLI::App* app) {
 std::vector<std::string> FileListOptions::paths() const {
   std::vector<std::string> paths = files;
   if (!files_from.empty()) {
-    std::ifstream list_file;
-    if (files_from != "-") {
-      list_file.open(files_from);
-      if (!list_file) throw Error(ErrorKind::io, {files_from, "", std::nullopt}, "cannot open the list of files");
-    }
-    std::istream& list = files_from == "-" ? std::cin : list_file;
+    std::istringstream list(read_file(files_from == "-" ? "/dev/stdin" : files_from, max_list_bytes, "--max-list-bytes"));
     for (std::string line; std::getline(list, line);) {
       if (!line.empty()) paths.push_back(line);
     }
-    if (list.bad()) throw Error(ErrorKind::io, {files_from, "", std::nullopt}, "read failed");
   }
   if (paths.empty()) throw Error(ErrorKind::usage, {}, "no input file: give FILE... or --files-from LIST");
   if (framed()) {

@@ -19,6 +19,7 @@ inline constexpr std::size_t default_pending_output_bytes = std::size_t{64} << 2
 struct FileListOptions {
   std::vector<std::string> files;
   std::string files_from;  // a list of paths, one per line; "-" = standard input
+  std::size_t max_list_bytes = std::size_t{64} << 20;  // of files_from, which may be a pipe that never ends
   std::string output = "-";
   std::size_t pending_bytes = default_pending_output_bytes;
 

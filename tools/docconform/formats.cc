@@ -3,6 +3,8 @@
 #include <filesystem>
 
 #include "cli_util.h"
+#include "docconform/canonical.h"
+#include "docconform/input_file.h"
 #include "docconform/output_limit.h"
 #include "docconform/pdf/dump.h"
 #include "docconform/sst/xls.h"
@@ -19,30 +21,30 @@ constexpr std::size_t max_case_password_bytes = 1024;
 
 std::vector<DumpFormat> unbounded_formats() {
   return {
-      {"utf8", {".bin"},
-       [](const std::string& path, const DumpSink& sink, PhaseLog*) { sink(utf8_dump(read_file(path, Utf8DumpLimits{}.max_input_bytes))); },
+      {"utf8", dump_header("utf8", utf8_dump_version), {".bin"},
+       [](const std::string& path, const DumpSink& sink, PhaseLog*) { sink(utf8_dump(read_file(path, Utf8DumpLimits{}.max_input_bytes, "max_input_bytes"))); },
        "utf8"},
-      {"pdf", {".pdf"},
+      {"pdf", dump_header("pdf", pdf::dump_version), {".pdf"},
        [](const std::string& path, const DumpSink& sink, PhaseLog* phases) {
          if (phases != nullptr) phases->push_back(time_pdf_objects(path));
          pdf::write_pdf_dump_file(path, {}, 2, {}, sink, 0, case_password(path));
        },
        "pdf"},
-      {"pdf3", {".pdf"}, [](const std::string& path, const DumpSink& sink, PhaseLog*) {
+      {"pdf3", dump_header("pdf", pdf::dump_version), {".pdf"}, [](const std::string& path, const DumpSink& sink, PhaseLog*) {
          pdf::write_pdf_dump_file(path, {}, 3, {}, sink, 0, case_password(path));
        },
        "pdf --level 3"},
-      {"sst", {".xls", ".sst"},
+      {"sst", dump_header("sst", sst::sst_dump_version), {".xls", ".sst"},
        [](const std::string& path, const DumpSink& sink, PhaseLog*) {
-         sink(sst::sst_dump(read_file(path), sst::sst_file_kind(path), {}, path));
+         sink(sst::sst_dump(read_whole_file(path, sst::Limits{}.max_memory, "max_memory"), sst::sst_file_kind(path), {}, path));
        },
        "sst"},
-      {"sstw", {".jsonl"},
+      {"sstw", dump_header("sst", sst::sst_dump_version), {".jsonl"},
        [](const std::string& path, const DumpSink& sink, PhaseLog* phases) {
          sink(written_sst_dump_timed(path, sst::WriterKind::fast, phases));
        },
        "sstw", true},
-      {"xlsx", {".xlsx", ".xlsm"},
+      {"xlsx", dump_header("xlsx", xlsx::dump_version), {".xlsx", ".xlsm"},
        [](const std::string& path, const DumpSink& sink, PhaseLog* phases) {
          if (phases != nullptr) phases->push_back(time_xlsx_load(path));
          xlsx::write_dump(xlsx::load_workbook_file(path), sink);

@@ -15,6 +15,7 @@ namespace docconform::cli {
 
 struct DumpFormat {
   std::string name;                     // utf8, xlsx, pdf, pdf3, sst, sstw
+  std::string header;                   // the dump's first line (conformance/SPEC.md, "Header")
   std::vector<std::string> extensions;  // case file extensions, e.g. ".bin"
   // Writes the dump with default options (max_output_bytes included) in pieces to the sink;
   // throws Error (possibly after some pieces, so a caller that keeps the text discards it on

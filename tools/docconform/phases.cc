@@ -132,7 +132,7 @@ PhaseTime time_pdf_objects(const std::string& path) {
 std::string written_sst_dump_timed(const std::string& path, sst::WriterKind writer, PhaseLog* phases) {
   sst::XlsOptions options;
   options.writer = writer;
-  return sst::written_sst_dump(read_file(path), options, path, [&](const sst::SstTable& table) {
+  return sst::written_sst_dump(read_file(path, sst::Limits{}.max_memory, "max_memory"), options, path, [&](const sst::SstTable& table) {
     if (phases != nullptr) phases->push_back(time_sst_serialization(table, writer));
   });
 }

@@ -8,6 +8,9 @@
 
 namespace docconform {
 
+// The first line of every dump, without its line feed: "docconform-dump <format> <version>".
+std::string dump_header(std::string_view format, int version);
+
 // Appends "..." where printable ASCII other than '"' and '\' stands as itself and every other
 // code unit (controls, non-ASCII, lone surrogates, passed-through bytes) as \uXXXX (upper hex).
 void append_quoted(std::string& out, std::u16string_view text);

@@ -109,6 +109,32 @@ def gate(docconform, root, out):
     check(re.search(r'failures="[1-9]', xml) is None, "JUnit counts failures while the run passes: " + xml)
     check('<skipped message="departure of an ungated implementation: wrong_result"' in xml, "JUnit: " + xml)
 
+    # A typo in a manifest's columns is an error naming the line, not a quietly ungated adapter.
+    for line, cause in (("typo\tutf8\tthird-party\tGate\t-\t/bin/true\n", "gate `Gate` is neither gate nor nogate"),
+                        ("typo\tutf8\tthirdparty\tgate\t-\t/bin/true\n", "kind `thirdparty` is none of"),
+                        ("typo\tutf-8\tthird-party\tgate\t-\t/bin/true\n", "format `utf-8` is none of utf8,")):
+        manifest = os.path.join(out, "typo.tsv")
+        write(manifest, "# a typo\n" + line)
+        p = run(docconform, root, "--adapters", manifest, "--impl", "typo")
+        check(p.returncode != 0 and "typo.tsv: line 2: format error: " + cause in p.stderr,
+              "typo %r: exit %d, stderr %r" % (line, p.returncode, p.stderr))
+
+    # An adapter that exits 0 prints a dump: nothing, or anything that does not start with the
+    # format's header line, is an adapter failure, on an i_ case as on a y_ case.
+    write(os.path.join(root, "conformance", "cases", "utf8", "i_c.bin"), "c")
+    manifest = os.path.join(out, "not-dumps.tsv")
+    write(manifest, "silent\tutf8\tthird-party\tnogate\t-\t/bin/true {input}\n"
+                    "garbage\tutf8\tthird-party\tnogate\t-\t/bin/echo not-a-dump {input}\n")
+    for impl, why in (("silent", "exit 0 with nothing on stdout (a dump starts `docconform-dump utf8 1`)"),
+                      ("garbage", 'exit 0 without a dump: stdout starts "not-a-dump ')):
+        report = os.path.join(out, impl + ".json")
+        p = run(docconform, root, "--adapters", manifest, "--impl", impl, "--json", report)
+        check(p.returncode != 0, "%s: exit %d, want non-zero" % (impl, p.returncode))
+        results = json.load(open(report))["results"]
+        check(sorted(r["case"] for r in results) == ["utf8/i_c.bin", "utf8/y_a.bin", "utf8/y_b.bin"], "%s: %s" % (impl, results))
+        for r in results:
+            check(r["status"] == "adapter_failure" and why in r["detail"], "%s: %s" % (impl, r))
+
 
 def bring_your_own(docconform, root, out, wrong="utf8/y_b.bin", extra_args=(), cwd=None):
     """A gated adapter of the user's, wrong on one case, kept in its own directory."""

@@ -141,9 +141,20 @@ def directories_and_pipes_are_io_errors_naming_them(work):
     for name, (words, _) in FORMATS.items():
         p = run(["digest"] + words + [work], 74)
         assert p.stderr.decode().startswith(f"docconform: {work}: io error: is a directory"), (name, p.stderr)
-    for words in (["xlsx"], ["pdf", "--level", "3"]):
+    for words in (["xlsx"], ["pdf", "--level", "3"], ["sst"]):
         p = run(["digest"] + words + [fifo], 74, timeout=20)
         assert p.stderr.decode().startswith(f"docconform: {fifo}: io error: is a pipe"), (words, p.stderr)
+        p = run(["digest"] + words + ["/dev/zero"], 74, timeout=20)
+        assert p.stderr.decode().startswith("docconform: /dev/zero: io error: is a character device"), (words, p.stderr)
+
+
+@case
+def endless_inputs_stop_at_their_limits(work):
+    """What is read from start to end, a utf8 input or a list of files, stops at its named limit."""
+    p = run(["digest", "utf8", "--max-bytes", "100000", "/dev/zero"], 1, timeout=20)
+    assert "limit error: input of more than 100000 bytes is over max_input_bytes (100000)" in p.stderr.decode(), p.stderr
+    p = run(["digest", "utf8", "--max-list-bytes", "100000", "--files-from", "/dev/zero"], 1, timeout=20)
+    assert "limit error: input of more than 100000 bytes is over --max-list-bytes (100000)" in p.stderr.decode(), p.stderr
 
 
 @case
@@ -158,7 +169,8 @@ def files_from_a_list_and_standard_input(work):
     assert run(["digest", "utf8", "--files-from", "-"], input="\n".join(paths).encode()).stdout == by_arguments
     # A list of one file is framed too: what reads a list's output reads it the same way.
     assert run(["digest", "utf8", "--files-from", "-"], input=paths[0].encode()).stdout.decode().endswith(f"  {paths[0]}\n")
-    run(["digest", "utf8", "--files-from", os.path.join(work, "no-list")], 74)
+    p = run(["digest", "utf8", "--files-from", os.path.join(work, "no-list")], 74)
+    assert p.stderr.decode().endswith("io error: cannot open: No such file or directory\n"), p.stderr
     run(["digest", "utf8"], 64)
 
 

@@ -16,6 +16,7 @@
 namespace docconform::pdf {
 
 constexpr int max_dump_level = 3;
+inline constexpr int dump_version = 1;  // of the dump's text (conformance/SPEC.md, format pdf)
 
 // Appends the canonical text of a direct object (names #xx-escaped, strings as byte strings,
 // dictionaries with sorted keys and null entries dropped). Streams are written by the dump.
