@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """sst and sstw adapter built on Apache POI HSSF (Debian's libapache-poi-java jars).
 
-Compiles SstPoi.java once into build/adapter-cache/ (java_classes.py), then runs one JVM per case:
+Compiles SstPoi.java once into the adapter cache (java_classes.py), then runs one JVM per case:
   sst_poi.py FILE sst                  -> POI reads the table: the canonical sst dump
   sst_poi.py STRINGS sstw DOCCONFORM   -> HSSFWorkbook writes the cells of a strings file into
                                           a .xls; our reader dumps its SST (sst_writing.py)

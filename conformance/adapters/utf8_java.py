@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """utf8 adapter: the JDK's strict UTF-8 CharsetDecoder (Utf8Java.java, compiled once into
-build/adapter-cache/ by java_classes.py), one JVM per case. Usage: utf8_java.py FILE."""
+the adapter cache by java_classes.py), one JVM per case. Usage: utf8_java.py FILE."""
 import os
 import sys
 

@@ -122,7 +122,7 @@ bool is_suite_root(const std::filesystem::path& dir) {
 
 }  // namespace
 
-std::string resolve_root(const std::string& option) {
+std::string resolve_root(const std::string& option, const std::string& program) {
   namespace fs = std::filesystem;
   const auto chosen = [](const std::string& dir, const std::string& how) {
     if (!is_suite_root(dir)) {
@@ -132,16 +132,26 @@ std::string resolve_root(const std::string& option) {
   };
   if (!option.empty()) return chosen(option, "--root");
   if (const char* env = std::getenv("DOCCONFORM_ROOT"); env != nullptr && *env != '\0') return chosen(env, "DOCCONFORM_ROOT");
-  std::error_code ec;
-  for (fs::path dir = fs::current_path(ec); !ec && !dir.empty(); dir = dir.parent_path()) {
-    if (is_suite_root(dir)) return dir.string();
-    if (dir == dir.root_path()) break;
-  }
-  const fs::path installed = fs::path(self_executable()).parent_path().parent_path() / "share" / "docconform";
+  const auto at_or_above = [](fs::path dir) -> std::string {
+    for (; !dir.empty(); dir = dir.parent_path()) {
+      if (is_suite_root(dir)) return dir.string();
+      if (dir == dir.root_path()) break;
+    }
+    return "";
+  };
+  const fs::path self(program);
+  const fs::path installed = self.parent_path().parent_path() / "share" / "docconform";
   if (installed.is_absolute() && is_suite_root(installed)) return installed.string();
+  if (self.is_absolute()) {
+    if (std::string checkout = at_or_above(self.parent_path()); !checkout.empty()) return checkout;
+  }
+  std::error_code ec;
+  if (const fs::path here = fs::current_path(ec); !ec) {
+    if (std::string checkout = at_or_above(here); !checkout.empty()) return checkout;
+  }
   throw Error(ErrorKind::usage, {},
               "cannot find the suite's data (conformance/SPEC.md and golden/): give --root DIR or set DOCCONFORM_ROOT; "
-              "it is not in the current directory or above it, nor in " + installed.string());
+              "it is not in " + installed.string() + ", above " + program + ", nor in the current directory or above it");
 }
 
 std::string self_executable() {

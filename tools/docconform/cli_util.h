@@ -35,21 +35,22 @@ struct TsvRow {
 };
 std::vector<TsvRow> read_tsv(const std::string& path);
 
+// The path of the running docconform binary, for adapters that call the CLI.
+std::string self_executable();
+
 // The root of the suite's data (conformance/, golden/), first found of: `option` (--root) when
-// not empty, $DOCCONFORM_ROOT when set, the nearest directory at or above the current one that
-// holds a checkout of the suite (conformance/SPEC.md and golden/), the installed data beside the
-// program (<prefix>/share/docconform for <prefix>/bin/<program>). Throws Error(usage) naming
-// what was tried when none is found, or when the option or the variable names a directory
-// that is not the suite's.
-std::string resolve_root(const std::string& option);
+// not empty, $DOCCONFORM_ROOT when set, the installed data beside the program
+// (<prefix>/share/docconform for <prefix>/bin/<program>), the checkout the program was built in
+// (the nearest directory above it that holds conformance/SPEC.md and golden/), the checkout
+// around the current directory (for a build tree kept elsewhere). Throws Error(usage) naming
+// what was tried when none is found, or when the option or the variable names a directory that
+// is not the suite's.
+std::string resolve_root(const std::string& option, const std::string& program = self_executable());
 inline constexpr const char* root_option_help =
-    "The suite's data (conformance/, golden/); default: $DOCCONFORM_ROOT, else the checkout around the current "
-    "directory, else <prefix>/share/docconform";
+    "The suite's data (conformance/, golden/); default: $DOCCONFORM_ROOT, else <prefix>/share/docconform beside "
+    "the program, else the checkout above the program, else the checkout around the current directory";
 
 // text as a JSON string literal, quotes included (bytes that are not UTF-8 become U+FFFD).
 std::string json_quoted(const std::string& text);
-
-// The path of the running docconform binary, for adapters that call the CLI.
-std::string self_executable();
 
 }  // namespace docconform::cli

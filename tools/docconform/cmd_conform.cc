@@ -174,7 +174,7 @@ void add_conform_commands(CommandGroups& groups) {
   add_progress_and_batch_flags(run, options->run);
   run->add_flag("--large", options->run.large,
                 "Also the large cases of conformance/large/CASES.tsv (generated on first use), timed one at a time");
-  run->add_option("--large-dir", options->run.large_dir, "Where the large cases are generated (default <root>/build/large-cases)");
+  run->add_option("--large-dir", options->run.large_dir, "Where the large cases are generated (default <root>/build/large-cases in a checkout, else ~/.cache/docconform/large-cases)");
   add_limit_options(run, "large-", options->run.large_limits, "large run");
   run->callback([options] {
     resolve_run_paths(options->run);

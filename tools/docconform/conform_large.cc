@@ -1,5 +1,6 @@
 #include "conform_large.h"
 
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
@@ -48,12 +49,24 @@ void generate(const std::string& path, const std::string& recipe, const RunOptio
   write_file(stamp, recipe + "\n");
 }
 
+// build/large-cases of a checkout; an installed suite may be read-only, so else the user's cache
+// directory (as conformance/adapters/java_classes.py keeps compiled adapters).
+fs::path default_large_dir(const std::string& root) {
+  if (fs::exists(fs::path(root) / ".git")) return fs::path(root) / "build" / "large-cases";
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  const char* home = std::getenv("HOME");
+  const fs::path cache = xdg != nullptr && *xdg != '\0'   ? fs::path(xdg)
+                         : home != nullptr && *home != '\0' ? fs::path(home) / ".cache"
+                                                           : fs::temp_directory_path();
+  return cache / "docconform" / "large-cases";
+}
+
 }  // namespace
 
 std::vector<CaseFile> prepare_large_cases(const RunOptions& options) {
   const std::string manifest = (fs::path(options.root) / "conformance" / "large" / "CASES.tsv").string();
   if (!fs::exists(manifest)) throw Error(ErrorKind::io, {manifest, "", std::nullopt}, "cannot open the large-case manifest");
-  const fs::path dir = options.large_dir.empty() ? fs::path(options.root) / "build" / "large-cases" : fs::path(options.large_dir);
+  const fs::path dir = options.large_dir.empty() ? default_large_dir(options.root) : fs::path(options.large_dir);
   std::vector<CaseFile> cases;
   for (const auto& [line, fields] : read_tsv(manifest)) {
     const ErrorContext where{manifest, "line " + std::to_string(line), std::nullopt};

@@ -555,6 +555,18 @@ std::string report_junit(const RunReport& report) {
     xml += " <testsuite name=\"" + xml_escape(impl.name) + "\" tests=\"" + std::to_string(tests) + "\" failures=\"" +
            std::to_string(failures) + "\" skipped=\"" + std::to_string(skipped) + "\">\n" + body + " </testsuite>\n";
   }
+  // An implementation that could not run is a suite of one test, failed when that fails the run,
+  // so that a dashboard shows what the exit status says.
+  for (const auto& s : report.skipped) {
+    const std::string why = "requires " + s.requirement;
+    xml += " <testsuite name=\"" + xml_escape(s.impl) + "\" tests=\"1\" failures=\"" + (s.fails_gate ? "1" : "0") +
+           "\" skipped=\"" + (s.fails_gate ? "0" : "1") + "\">\n  <testcase classname=\"" + xml_escape(s.impl) +
+           "\" name=\"requirements\" time=\"0\">" +
+           (s.fails_gate ? "<failure type=\"skipped\" message=\"" +
+                               xml_escape("gated implementation skipped: " + why + " (--allow-skip " + s.impl + " to accept)") + "\"/>"
+                         : "<skipped message=\"" + xml_escape(why) + "\"/>") +
+           "</testcase>\n </testsuite>\n";
+  }
   xml += "</testsuites>\n";
   return xml;
 }

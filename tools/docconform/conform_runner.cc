@@ -426,7 +426,7 @@ std::vector<CaseFile> discover_cases(const std::string& root, const std::vector<
   return cases;
 }
 
-void select_implementations(const RunOptions& options, RunReport& report) {
+void select_implementations(const RunOptions& options, const std::vector<std::string>& formats, RunReport& report) {
   const auto manifest = (fs::path(options.root) / "conformance" / "adapters" / "ADAPTERS.tsv").string();
   std::vector<Adapter> adapters = read_adapters(manifest);
   for (const auto& extra : options.adapter_files) {
@@ -442,6 +442,8 @@ void select_implementations(const RunOptions& options, RunReport& report) {
         std::find(options.impls.begin(), options.impls.end(), adapter.name) == options.impls.end()) {
       continue;
     }
+    // An adapter with nothing to read here is neither run nor missed.
+    if (std::none_of(formats.begin(), formats.end(), [&](const std::string& f) { return adapter.reads(f); })) continue;
     if (const std::string missing = missing_requirement(adapter, options.root); !missing.empty()) {
       const bool allowed = std::find(options.allow_skip.begin(), options.allow_skip.end(), adapter.name) != options.allow_skip.end();
       report.skipped.push_back({adapter.name, missing, adapter.gated && !allowed});
@@ -451,8 +453,7 @@ void select_implementations(const RunOptions& options, RunReport& report) {
     report.impls.back().version = adapter_version(adapter, options.root, options.docconform_binary);
   }
   for (const auto& wanted : options.impls) {
-    const bool known = std::any_of(report.impls.begin(), report.impls.end(), [&](const Adapter& a) { return a.name == wanted; }) ||
-                       std::any_of(report.skipped.begin(), report.skipped.end(), [&](const Skipped& s) { return s.impl == wanted; });
+    const bool known = std::any_of(adapters.begin(), adapters.end(), [&](const Adapter& a) { return a.name == wanted; });
     if (!known) throw Error(ErrorKind::usage, {manifest, "", std::nullopt}, "no adapter named " + wanted);
   }
 }
@@ -525,7 +526,11 @@ RunReport run_conformance(const RunOptions& options) {
   if (options.large) {
     for (CaseFile& c : prepare_large_cases(options)) report.cases.push_back(std::move(c));
   }
-  select_implementations(options, report);
+  std::vector<std::string> formats;  // of the selected cases
+  for (const CaseFile& c : report.cases) {
+    if (std::find(formats.begin(), formats.end(), c.format) == formats.end()) formats.push_back(c.format);
+  }
+  select_implementations(options, formats, report);
 
   std::vector<Job> jobs;
   for (std::size_t c = 0; c < report.cases.size(); ++c) {
@@ -538,7 +543,11 @@ RunReport run_conformance(const RunOptions& options) {
     throw Error(ErrorKind::usage, {options.root, "", std::nullopt}, "no case selected (--format/--cases match none)");
   }
   if (jobs.empty()) {
-    throw Error(ErrorKind::usage, {options.root, "", std::nullopt}, "no selected implementation reads the selected cases' formats");
+    std::string why = "no selected implementation reads the selected cases' formats";
+    for (std::size_t k = 0; k < report.skipped.size(); ++k) {
+      why += (k == 0 ? "; skipped: " : ", ") + report.skipped[k].impl + " (requires " + report.skipped[k].requirement + ")";
+    }
+    throw Error(ErrorKind::usage, {options.root, "", std::nullopt}, why);
   }
   report.pairs = jobs.size();
   if (options.shard.count > 1) {

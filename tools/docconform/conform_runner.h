@@ -167,10 +167,10 @@ struct InProcessOutcome {
 InProcessOutcome dump_in_process(const DumpFormat& format, const std::string& path, bool keep_dump,
                                  PhaseLog* phases = nullptr, std::size_t keep_bytes = SIZE_MAX);
 
-// The implementations the options select (--impl, every one when empty; --adapters), each with
-// its version, into report.impls; those missing a requirement into report.skipped. Throws
-// Error(usage) for an --impl that no manifest declares.
-void select_implementations(const RunOptions& options, RunReport& report);
+// The implementations the options select (--impl, every one when empty; --adapters) that read
+// one of `formats`, each with its version, into report.impls; those missing a requirement into
+// report.skipped. Throws Error(usage) for an --impl that no manifest declares.
+void select_implementations(const RunOptions& options, const std::vector<std::string>& formats, RunReport& report);
 
 // One run of an implementation (report.impls) on a case (report.cases).
 struct Job {

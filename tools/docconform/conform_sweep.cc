@@ -148,13 +148,9 @@ RunOptions select_sweep_implementations(const RunOptions& options, const std::ve
   if (!run.impls.empty() && std::find(run.impls.begin(), run.impls.end(), "reference") == run.impls.end()) {
     run.impls.insert(run.impls.begin(), "reference");
   }
-  select_implementations(run, report);
+  select_implementations(run, formats, report);
   // A sweep is a measurement: an implementation that cannot run here is listed, never a failure.
   for (Skipped& s : report.skipped) s.fails_gate = false;
-  std::erase_if(report.impls, [&](const Adapter& impl) {
-    return impl.name != "reference" &&
-           std::none_of(formats.begin(), formats.end(), [&](const std::string& f) { return impl.reads(f); });
-  });
   if (std::none_of(report.impls.begin(), report.impls.end(), [](const Adapter& a) { return a.name == "reference"; })) {
     throw Error(ErrorKind::usage, {run.root, "", std::nullopt}, "the adapter manifest declares no in-process `reference`");
   }

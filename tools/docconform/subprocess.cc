@@ -102,6 +102,12 @@ bool keep_only_launch_fds(const Launch& l) {
   dup2(l.out, 1);
   dup2(l.err, 2);
   execvpe(l.args[0], l.args.data(), l.env.data());
+  // The evidence of a command that never started, on the stderr the report shows; written
+  // without allocating (this is a child of a threaded process).
+  const char* reason = strerrordesc_np(errno);
+  for (const char* part : {"docconform: cannot run ", static_cast<const char*>(l.args[0]), ": ", reason != nullptr ? reason : "", "\n"}) {
+    if (write(2, part, std::strlen(part)) < 0) break;
+  }
   _exit(127);
 }
 

@@ -83,9 +83,21 @@ def gate(docconform, root, out):
         check(p.returncode != 0, "%s: exit %d, want non-zero" % (args, p.returncode))
         check(cause in p.stderr, "%s: stderr %r does not name the cause %r" % (args, p.stderr, cause))
 
-    p = run(docconform, root, "--impl", "reference", "--impl", "gated-missing")
+    junit = os.path.join(out, "skipped.xml")
+    p = run(docconform, root, "--impl", "reference", "--impl", "gated-missing", "--junit", junit)
     check(p.returncode != 0, "gated implementation skipped: exit %d, want non-zero" % p.returncode)
     check("gated implementation gated-missing skipped: requires /no/such/tool" in p.stdout, "skip not named: " + p.stdout)
+    check('<testsuite name="gated-missing" tests="1" failures="1" skipped="0">' in open(junit).read() and
+          'message="gated implementation skipped: requires /no/such/tool (--allow-skip gated-missing to accept)"' in open(junit).read(),
+          "JUnit does not fail the skipped gated implementation: " + open(junit).read())
+    # An implementation that reads none of the selected cases' formats has nothing to miss.
+    manifest = os.path.join(out, "pdf-missing.tsv")
+    write(manifest, "pdf-missing\tpdf\tthird-party\tgate\t/no/such/tool\t/no/such/tool {input}\n")
+    p = run(docconform, root, "--adapters", manifest, "--impl", "reference", "--impl", "pdf-missing")
+    check(p.returncode == 0 and "pdf-missing" not in p.stdout, "a gated pdf reader missing, utf8 cases: %d %s" % (p.returncode, p.stdout))
+    p = run(docconform, root, "--impl", "gated-missing")
+    check(p.returncode == 64 and "skipped: gated-missing (requires /no/such/tool)" in p.stderr,
+          "only a skipped implementation: exit %d, %s" % (p.returncode, p.stderr))
     p = run(docconform, root, "--impl", "reference", "--impl", "gated-missing", "--allow-skip", "gated-missing")
     check(p.returncode == 0, "--allow-skip: exit %d, want 0: %s" % (p.returncode, p.stdout))
 
@@ -120,13 +132,16 @@ def gate(docconform, root, out):
               "typo %r: exit %d, stderr %r" % (line, p.returncode, p.stderr))
 
     # An adapter that exits 0 prints a dump: nothing, or anything that does not start with the
-    # format's header line, is an adapter failure, on an i_ case as on a y_ case.
+    # format's header line, is an adapter failure, on an i_ case as on a y_ case; so is a command
+    # that cannot start, whose reason the report shows.
     write(os.path.join(root, "conformance", "cases", "utf8", "i_c.bin"), "c")
     manifest = os.path.join(out, "not-dumps.tsv")
     write(manifest, "silent\tutf8\tthird-party\tnogate\t-\t/bin/true {input}\n"
-                    "garbage\tutf8\tthird-party\tnogate\t-\t/bin/echo not-a-dump {input}\n")
+                    "garbage\tutf8\tthird-party\tnogate\t-\t/bin/echo not-a-dump {input}\n"
+                    "absent\tutf8\tthird-party\tnogate\t-\t/no/such/program {input}\n")
     for impl, why in (("silent", "exit 0 with nothing on stdout (a dump starts `docconform-dump utf8 1`)"),
-                      ("garbage", 'exit 0 without a dump: stdout starts "not-a-dump ')):
+                      ("garbage", 'exit 0 without a dump: stdout starts "not-a-dump '),
+                      ("absent", "exit 127: docconform: cannot run /no/such/program: No such file or directory")):
         report = os.path.join(out, impl + ".json")
         p = run(docconform, root, "--adapters", manifest, "--impl", impl, "--json", report)
         check(p.returncode != 0, "%s: exit %d, want non-zero" % (impl, p.returncode))

@@ -1,5 +1,6 @@
-// --root resolution: the option, $DOCCONFORM_ROOT, the checkout around the current directory;
-// never a path baked in at build time.
+// --root resolution: the option, $DOCCONFORM_ROOT, the data installed beside the program, the
+// checkout above the program, the checkout around the current directory; never a path baked in
+// at build time.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -33,9 +34,11 @@ class ResolveRoot : public ::testing::Test {
     fs::remove_all(base_);
   }
   fs::path suite() const { return base_ / "suite"; }
-  static std::string usage_error(const std::string& option) {
+  // A program of no checkout and no installation, as the tests' own binary may not be.
+  fs::path stray_program() const { return base_ / "elsewhere" / "docconform"; }
+  std::string usage_error(const std::string& option) const {
     try {
-      resolve_root(option);
+      resolve_root(option, stray_program().string());
     } catch (const Error& e) {
       return e.kind() == ErrorKind::usage ? e.what() : "";
     }
@@ -50,12 +53,25 @@ TEST_F(ResolveRoot, TakesTheOptionFirstThenTheVariable) {
   EXPECT_EQ(resolve_root(suite().string()), suite().string());
   ::setenv("DOCCONFORM_ROOT", suite().c_str(), 1);
   fs::current_path(base_ / "elsewhere");
-  EXPECT_EQ(resolve_root(""), suite().string());
+  EXPECT_EQ(resolve_root("", stray_program().string()), suite().string());
 }
 
 TEST_F(ResolveRoot, FindsTheCheckoutAroundTheCurrentDirectory) {
   fs::current_path(suite() / "conformance" / "cases");
-  EXPECT_EQ(fs::path(resolve_root("")), suite());
+  EXPECT_EQ(fs::path(resolve_root("", stray_program().string())), suite());
+}
+
+TEST_F(ResolveRoot, PrefersTheProgramsOwnDataToACheckoutAroundTheCurrentDirectory) {
+  const fs::path prefix = base_ / "prefix";
+  fs::create_directories(prefix / "bin");
+  fs::create_directories(prefix / "share" / "docconform" / "golden");
+  fs::create_directories(prefix / "share" / "docconform" / "conformance");
+  std::ofstream(prefix / "share" / "docconform" / "conformance" / "SPEC.md") << "spec\n";
+  fs::current_path(suite());
+  EXPECT_EQ(fs::path(resolve_root("", (prefix / "bin" / "docconform").string())), prefix / "share" / "docconform");
+  // A program built in a checkout reads that checkout, wherever it runs from.
+  fs::current_path(base_ / "elsewhere");
+  EXPECT_EQ(fs::path(resolve_root("", (suite() / "build" / "tools" / "docconform").string())), suite());
 }
 
 TEST_F(ResolveRoot, ADirectoryThatIsNotTheSuiteIsAUsageErrorNamingIt) {
