@@ -231,7 +231,7 @@ void Document::read_at(std::uint64_t offset, std::uint32_t num, std::uint32_t ge
     }
     object.stream_length = static_cast<std::uint64_t>(resolved.integer);
   } else if (length == nullptr || length->kind != Kind::integer || length->integer < 0) {
-    throw Error(ErrorKind::format, {file, part.str(), offset}, "stream without an integer /Length");
+    throw Error(ErrorKind::format, {file, part.str(), offset}, "stream without an integer /Length >= 0");
   } else {
     object.stream_length = static_cast<std::uint64_t>(length->integer);
   }

@@ -26,7 +26,7 @@ Cluster load_cluster(Document& doc, std::uint32_t stream_num, const XrefEntry& s
   const Object* first = stream.get("First");
   if (n == nullptr || n->kind != Kind::integer || n->integer < 0 || first == nullptr || first->kind != Kind::integer ||
       first->integer < 0) {
-    throw Error(ErrorKind::format, {file, part, stream_entry.offset}, "object stream without integer /N and /First");
+    throw Error(ErrorKind::format, {file, part, stream_entry.offset}, "object stream without integers /N and /First >= 0");
   }
   if (static_cast<std::uint64_t>(n->integer) > doc.limits().max_objstm_objects) {
     throw Error(ErrorKind::limit, {file, part, stream_entry.offset},
