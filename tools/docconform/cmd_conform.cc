@@ -1,4 +1,5 @@
 // conform run: every implementation (adapter) on every case, classified, reported, gated.
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -12,6 +13,7 @@
 #include "conform_sweep.h"
 #include "conform_sweep_report.h"
 #include "docconform/error.h"
+#include "docconform/output_file.h"
 #include "option_ranges.h"
 
 namespace docconform::cli {
@@ -37,6 +39,19 @@ struct ReportFiles {
       command->add_option("--fail-on", fail_on, "Of a sweep: exit 1 when a file falls in this class, or a run is an "
                                                 "adapter failure or a timeout (repeatable)")
           ->check(CLI::IsMember(sweep_fail_on_names()));
+    }
+  }
+
+  // Each report's place is tried before the work that fills it: a directory that does not exist
+  // or cannot be written is an error now, not after a long run. A temporary file is made there
+  // and removed, as the report's own writing does (a FIFO or a device is left unopened).
+  void check_writable() const {
+    for (const std::string* path : {&json, &junit, &html, &markdown}) {
+      if (path->empty() || *path == "-") continue;
+      std::error_code ec;
+      const auto status = std::filesystem::status(*path, ec);
+      if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) continue;
+      OutputFile probe(*path);  // never committed
     }
   }
 
@@ -179,6 +194,7 @@ void add_conform_commands(CommandGroups& groups) {
   run->callback([options] {
     resolve_run_paths(options->run);
     if (!options->shard.empty()) options->run.shard = *parse_shard(options->shard);
+    options->reports.check_writable();
     options->reports.write_and_gate(run_conformance(options->run));
   });
 
@@ -208,6 +224,7 @@ void add_conform_commands(CommandGroups& groups) {
   sweep_command->callback([sweep] {
     resolve_run_paths(sweep->sweep.run);
     if (!sweep->shard.empty()) sweep->sweep.run.shard = *parse_shard(sweep->shard);
+    sweep->reports.check_writable();
     sweep->reports.write_and_gate(run_sweep(sweep->sweep));
   });
 

@@ -29,11 +29,9 @@ bool on_path(const std::string& program) {
 // A typo in a column must not quietly change what a run checks (an adapter that reads nothing,
 // or a gated one that gates nothing).
 void check_columns(const Adapter& adapter, const std::string& gate, const ErrorContext& where) {
-  std::string known;
-  for (const DumpFormat& format : dump_formats()) known += (known.empty() ? "" : ", ") + format.name;
   for (const std::string& format : adapter.formats) {
     if (format != "*" && find_dump_format(format) == nullptr) {
-      throw Error(ErrorKind::format, where, "format `" + format + "` is none of " + known + " (or * for every one)");
+      throw Error(ErrorKind::format, where, "format `" + format + "` is none of " + dump_format_names() + " (or * for every one)");
     }
   }
   if (adapter.kind != "reference" && adapter.kind != "independent" && adapter.kind != "third-party") {

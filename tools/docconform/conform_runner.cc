@@ -66,7 +66,12 @@ void judge(Result& r, const Adapter& impl, const std::map<std::string, Expectati
   if (recorded != expectations.end()) {
     // A recorded departure that no longer happens fails too: the file must be brought up to date.
     r.outcome = recorded->second.status == to_string(r.status) ? Outcome::recorded : Outcome::failed;
-    if (r.outcome == Outcome::recorded) r.reason = recorded->second.reason;
+    if (r.outcome == Outcome::recorded) {
+      r.reason = recorded->second.reason;
+    } else {
+      r.detail = "the expectations record " + recorded->second.status + ": bring the entry up to date" +
+                 (r.detail.empty() ? "" : "; " + r.detail);
+    }
     return;
   }
   r.outcome = departs(r, impl) ? Outcome::failed : Outcome::ok;
@@ -540,7 +545,9 @@ RunReport run_conformance(const RunOptions& options) {
   }
   // A filter that selects nothing would pass a gate that checked nothing.
   if (report.cases.empty()) {
-    throw Error(ErrorKind::usage, {options.root, "", std::nullopt}, "no case selected (--format/--cases match none)");
+    throw Error(ErrorKind::usage, {options.root, "", std::nullopt},
+                "no case selected (--format/--cases match none): the formats are " + dump_format_names() +
+                    ", and --cases globs match <format>/<case file>, e.g. 'xlsx/y_*'");
   }
   if (jobs.empty()) {
     std::string why = "no selected implementation reads the selected cases' formats";

@@ -92,6 +92,12 @@ const std::vector<DumpFormat>& dump_formats() {
   return formats;
 }
 
+std::string dump_format_names() {
+  std::string names;
+  for (const auto& format : dump_formats()) names += (names.empty() ? "" : ", ") + format.name;
+  return names;
+}
+
 const DumpFormat* find_dump_format(const std::string& name) {
   for (const auto& format : dump_formats()) {
     if (format.name == name) return &format;

@@ -34,6 +34,8 @@ std::string case_password(const std::string& path);
 // `--password` and the case's password, when it has one).
 std::vector<std::string> cli_dump_words(const DumpFormat& format, const std::string& path);
 const DumpFormat* find_dump_format(const std::string& name);
+// "utf8, pdf, ...": every format's name, for messages.
+std::string dump_format_names();
 // The whole dump as one string.
 std::string dump_text(const DumpFormat& format, const std::string& path);
 

@@ -76,7 +76,7 @@ def run(docconform, root, *args, cwd=None):
 
 
 def gate(docconform, root, out):
-    for args, cause in ((["--format", "nope"], "no case selected"),
+    for args, cause in ((["--format", "nope"], "no case selected (--format/--cases match none): the formats are utf8, pdf,"),
                         (["--cases", "utf8/typo*"], "no case selected"),
                         (["--impl", "nope"], "no adapter named nope")):
         p = run(docconform, root, *args)
@@ -120,6 +120,21 @@ def gate(docconform, root, out):
     xml = open(junit).read()
     check(re.search(r'failures="[1-9]', xml) is None, "JUnit counts failures while the run passes: " + xml)
     check('<skipped message="departure of an ungated implementation: wrong_result"' in xml, "JUnit: " + xml)
+
+    # A report that cannot be written is an error before the run, not after it.
+    nowhere = os.path.join(out, "no-such-dir", "r.json")
+    p = run(docconform, root, "--impl", "reference", "--json", nowhere)
+    check(p.returncode == 74 and nowhere in p.stderr and "gate" not in p.stdout,
+          "unwritable report: exit %d, stdout %r, stderr %r" % (p.returncode, p.stdout, p.stderr))
+
+    # A recorded departure that no longer happens fails, saying the entry is out of date.
+    stale = os.path.join(out, "stale")
+    write(os.path.join(stale, "reference.tsv"), "utf8/y_a.bin\twrong_result\tonce wrong\n")
+    report = os.path.join(out, "stale.json")
+    p = run(docconform, root, "--impl", "reference", "--expectations", stale, "--json", report)
+    details = [r["detail"] for r in json.load(open(report))["results"] if r["outcome"] == "failed"]
+    check(p.returncode == 1 and details == ["the expectations record wrong_result: bring the entry up to date"],
+          "stale expectation: exit %d, %s" % (p.returncode, details))
 
     # A typo in a manifest's columns is an error naming the line, not a quietly ungated adapter.
     for line, cause in (("typo\tutf8\tthird-party\tGate\t-\t/bin/true\n", "gate `Gate` is neither gate nor nogate"),
