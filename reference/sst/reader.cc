@@ -164,6 +164,10 @@ SstStringView read_string(Cursor& in, const Limits& limits, SstString& s) {
   return view;
 }
 
+[[noreturn]] void not_an_sst(const std::string& label, std::uint64_t offset) {
+  throw Error(ErrorKind::format, {label, "", offset}, "expected an SST record (0x00FC)");
+}
+
 }  // namespace
 
 std::vector<Record> split_records(std::string_view stream, const std::string& label, Budget* memory) {
@@ -190,9 +194,7 @@ std::vector<Record> split_records(std::string_view stream, const std::string& la
 }
 
 SstTable read_sst(std::span<const Record> records, const ReadOptions& options) {
-  if (records.empty() || records[0].type != record_sst) {
-    throw Error(ErrorKind::format, {options.label, "", records.empty() ? 0 : records[0].offset}, "expected an SST record (0x00FC)");
-  }
+  if (records.empty() || records[0].type != record_sst) not_an_sst(options.label, records.empty() ? 0 : records[0].offset);
   for (std::size_t i = 1; i < records.size(); ++i) {
     if (records[i].type != record_continue) {
       throw Error(ErrorKind::usage, {options.label, "", records[i].offset}, "read_sst takes SST and CONTINUE records only");
@@ -300,6 +302,8 @@ SstFile read_sst_file(std::string_view bytes, const ReadOptions& options) {
                 "input of " + std::to_string(bytes.size()) + " bytes exceeds max_stream_bytes (" +
                     std::to_string(options.limits.max_stream_bytes) + ")");
   }
+  // Known from the first two bytes: a file of anything else is not split into records first.
+  if (bytes.size() >= 2 && load_u16(bytes.data()) != record_sst) not_an_sst(options.label, 0);
   const std::vector<Record> records = split_records(bytes, options.label, options.memory);
   std::size_t end = 1;
   while (end < records.size() && records[end].type == record_continue) ++end;

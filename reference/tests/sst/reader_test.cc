@@ -155,6 +155,21 @@ TEST(Reader, InputOverTheStreamLimitAtTheFirstByteOver) {
   }
 }
 
+TEST(Reader, AFileThatDoesNotStartWithAnSstIsRejectedBeforeItsRecordsAreSplit) {
+  // 4-byte records of type 0: split whole, their list alone would pass a budget of 1 KiB.
+  const std::string zeros(1 << 20, '\0');
+  ReadOptions options;
+  options.label = "zeros.sst";
+  Budget memory(1024, "max_memory", "bytes");
+  options.memory = &memory;
+  try {
+    read_sst_file(zeros, options);
+    ADD_FAILURE() << "read";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), "zeros.sst: offset 0: format error: expected an SST record (0x00FC)");
+  }
+}
+
 TEST(Reader, ExtSstCheckFindsWrongPositions) {
   SstTable table;
   for (int i = 0; i < 20; ++i) table.append(SstString{std::u16string(static_cast<std::size_t>(i), u'x'), {}, {}});
