@@ -5,15 +5,22 @@
 #include <set>
 
 #include "cli_util.h"
+#include "conform_runner.h"
 #include "docconform/error.h"
 
 namespace docconform::cli {
 
-std::map<std::string, Expectation> read_expectations(const std::vector<std::string>& dirs, const std::string& impl) {
+std::map<std::string, Expectation> read_expectations(const std::vector<std::string>& dirs, const std::string& impl,
+                                                     const std::function<bool(const std::string&)>& is_case) {
   std::map<std::string, Expectation> expectations;
   for (const auto& dir : dirs) {
-    for (const auto& row : read_tsv((std::filesystem::path(dir) / (impl + ".tsv")).string())) {
-      if (row.fields.size() >= 2) expectations[row.fields[0]] = {row.fields[1], row.fields.size() >= 3 ? row.fields[2] : ""};
+    const std::string path = (std::filesystem::path(dir) / (impl + ".tsv")).string();
+    for (const auto& [line, fields] : read_tsv(path)) {
+      const ErrorContext where{path, "line " + std::to_string(line), std::nullopt};
+      if (fields.size() < 2) throw Error(ErrorKind::format, where, "expected <format>/<case>, its status and why, tab-separated");
+      if (!status_named(fields[1])) throw Error(ErrorKind::format, where, "`" + fields[1] + "` is not a status of the runner");
+      if (!is_case(fields[0])) throw Error(ErrorKind::format, where, "the suite has no case " + fields[0]);
+      expectations[fields[0]] = {fields[1], fields.size() >= 3 ? fields[2] : ""};
     }
   }
   return expectations;

@@ -2,6 +2,7 @@
 // user's directories given by `conform run --expectations`, and drafts of such files from a run.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -15,7 +16,10 @@ struct Expectation {
 
 // "<format>/<case>" -> status and reason, from <dir>/<impl>.tsv of each directory in turn (a
 // later directory's line for a case replaces an earlier one's); a missing file records nothing.
-std::map<std::string, Expectation> read_expectations(const std::vector<std::string>& dirs, const std::string& impl);
+// A line without a status, with a status that is none of the runner's, or naming no case of the
+// suite (is_case) is Error(format) naming its file and line: it would match nothing, silently.
+std::map<std::string, Expectation> read_expectations(const std::vector<std::string>& dirs, const std::string& impl,
+                                                     const std::function<bool(const std::string&)>& is_case);
 
 // An expectations file for `impl` drafted from a run's JSON report: every departure that failed
 // the run or was recorded, with the status and a reason to fill in (or the recorded one).

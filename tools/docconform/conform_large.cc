@@ -63,6 +63,15 @@ fs::path default_large_dir(const std::string& root) {
 
 }  // namespace
 
+bool is_large_case(const std::string& root, const std::string& key) {
+  const std::string manifest = (fs::path(root) / "conformance" / "large" / "CASES.tsv").string();
+  if (!fs::exists(manifest)) return false;
+  for (const auto& [line, fields] : read_tsv(manifest)) {
+    if (fields.size() >= 2 && fields[0] + "/" + fields[1] == key) return true;
+  }
+  return false;
+}
+
 std::vector<CaseFile> prepare_large_cases(const RunOptions& options) {
   const std::string manifest = (fs::path(options.root) / "conformance" / "large" / "CASES.tsv").string();
   if (!fs::exists(manifest)) throw Error(ErrorKind::io, {manifest, "", std::nullopt}, "cannot open the large-case manifest");

@@ -12,5 +12,7 @@ namespace docconform::cli {
 // The selected large cases, generating every file that is missing or was made by another recipe
 // (a stamp file beside it holds the recipe that made it).
 std::vector<CaseFile> prepare_large_cases(const RunOptions& options);
+// Whether "<format>/<case>" names a large case of the manifest under root.
+bool is_large_case(const std::string& root, const std::string& key);
 
 }  // namespace docconform::cli

@@ -279,6 +279,13 @@ const char* to_string(Status status) {
   return "unknown";
 }
 
+std::optional<Status> status_named(std::string_view name) {
+  for (int s = 0; s <= static_cast<int>(Status::no_golden); ++s) {
+    if (name == to_string(static_cast<Status>(s))) return static_cast<Status>(s);
+  }
+  return std::nullopt;
+}
+
 bool is_failure(Status status) {
   switch (status) {
     case Status::pass:
@@ -579,7 +586,10 @@ RunReport run_conformance(const RunOptions& options) {
     if (!fs::is_directory(dir)) throw Error(ErrorKind::io, {dir, "", std::nullopt}, "no such expectations directory");
     expectation_dirs.push_back(dir);
   }
-  for (const auto& impl : report.impls) expectations.push_back(read_expectations(expectation_dirs, impl.name));
+  const auto is_case = [&](const std::string& key) {
+    return fs::is_regular_file(fs::path(options.root) / "conformance" / "cases" / key) || is_large_case(options.root, key);
+  };
+  for (const auto& impl : report.impls) expectations.push_back(read_expectations(expectation_dirs, impl.name, is_case));
 
   run_jobs(report, jobs, options,
            [&](Result& r, const Job& job) { judge(r, report.impls[job.impl_index], expectations[job.impl_index]); });

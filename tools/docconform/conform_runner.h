@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "conform_adapters.h"
@@ -44,6 +46,8 @@ enum class Outcome {
 };
 
 const char* to_string(Status status);
+// The status whose to_string() is name, if any.
+std::optional<Status> status_named(std::string_view name);
 const char* to_string(Outcome outcome);
 
 // An adapter's stderr for a report: whole up to 8 KiB, else its first and last 4 KiB.

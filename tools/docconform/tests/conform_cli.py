@@ -136,6 +136,14 @@ def gate(docconform, root, out):
     check(p.returncode == 1 and details == ["the expectations record wrong_result: bring the entry up to date"],
           "stale expectation: exit %d, %s" % (p.returncode, details))
 
+    # An expectation line that could match nothing is an error naming it, not a line ignored.
+    for line, cause in (("utf8/y_gone.bin\twrong_result\tonce\n", "line 1: format error: the suite has no case utf8/y_gone.bin"),
+                        ("utf8/y_a.bin\twrong-result\tonce\n", "line 1: format error: `wrong-result` is not a status of the runner"),
+                        ("utf8/y_a.bin\n", "line 1: format error: expected <format>/<case>, its status and why")):
+        write(os.path.join(stale, "reference.tsv"), line)
+        p = run(docconform, root, "--impl", "reference", "--expectations", stale)
+        check(p.returncode == 1 and "reference.tsv: " + cause in p.stderr, "expectation %r: exit %d, %s" % (line, p.returncode, p.stderr))
+
     # A typo in a manifest's columns is an error naming the line, not a quietly ungated adapter.
     for line, cause in (("typo\tutf8\tthird-party\tGate\t-\t/bin/true\n", "gate `Gate` is neither gate nor nogate"),
                         ("typo\tutf8\tthirdparty\tgate\t-\t/bin/true\n", "kind `thirdparty` is none of"),
