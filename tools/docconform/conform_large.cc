@@ -63,13 +63,12 @@ fs::path default_large_dir(const std::string& root) {
 
 }  // namespace
 
-bool is_large_case(const std::string& root, const std::string& key) {
-  const std::string manifest = (fs::path(root) / "conformance" / "large" / "CASES.tsv").string();
-  if (!fs::exists(manifest)) return false;
-  for (const auto& [line, fields] : read_tsv(manifest)) {
-    if (fields.size() >= 2 && fields[0] + "/" + fields[1] == key) return true;
+std::set<std::string> large_case_keys(const std::string& root) {
+  std::set<std::string> keys;
+  for (const auto& [line, fields] : read_tsv((fs::path(root) / "conformance" / "large" / "CASES.tsv").string())) {
+    if (fields.size() >= 2) keys.insert(fields[0] + "/" + fields[1]);
   }
-  return false;
+  return keys;
 }
 
 std::vector<CaseFile> prepare_large_cases(const RunOptions& options) {

@@ -3,6 +3,8 @@
 // conformance/large/CASES.tsv, run on demand, with the case's golden digest beside it.
 #pragma once
 
+#include <set>
+#include <string>
 #include <vector>
 
 #include "conform_runner.h"
@@ -12,7 +14,7 @@ namespace docconform::cli {
 // The selected large cases, generating every file that is missing or was made by another recipe
 // (a stamp file beside it holds the recipe that made it).
 std::vector<CaseFile> prepare_large_cases(const RunOptions& options);
-// Whether "<format>/<case>" names a large case of the manifest under root.
-bool is_large_case(const std::string& root, const std::string& key);
+// "<format>/<case>" of every large case the manifest under root names (none without a manifest).
+std::set<std::string> large_case_keys(const std::string& root);
 
 }  // namespace docconform::cli

@@ -586,8 +586,9 @@ RunReport run_conformance(const RunOptions& options) {
     if (!fs::is_directory(dir)) throw Error(ErrorKind::io, {dir, "", std::nullopt}, "no such expectations directory");
     expectation_dirs.push_back(dir);
   }
+  const std::set<std::string> large = large_case_keys(options.root);  // read once, not per line
   const auto is_case = [&](const std::string& key) {
-    return fs::is_regular_file(fs::path(options.root) / "conformance" / "cases" / key) || is_large_case(options.root, key);
+    return large.contains(key) || fs::is_regular_file(fs::path(options.root) / "conformance" / "cases" / key);
   };
   for (const auto& impl : report.impls) expectations.push_back(read_expectations(expectation_dirs, impl.name, is_case));
 
