@@ -32,6 +32,9 @@ Document::Document(ByteSource& source, Limits limits, std::string_view password,
                 "max_depth " + std::to_string(limits_.max_depth) + " is over the deepest nesting the reader supports (" +
                     std::to_string(Limits::deepest_supported) + ")");
   }
+  const std::uint64_t held = source_.held_bytes();
+  memory_->charge(held, [&] { return ErrorContext{source_.name(), "", std::nullopt}; });
+  impl_->source_charge = held;
   try {
     try {
       load_xref();
@@ -95,7 +98,10 @@ Document::Document(ByteSource& source, const Document& indexed)
   }
 }
 
-Document::~Document() { drop_caches(); }
+Document::~Document() {
+  drop_caches();
+  memory_->release(impl_->source_charge);
+}
 
 void Document::drop_caches() {
   impl_->clusters.clear();

@@ -35,6 +35,7 @@ struct Document::Impl {
   std::uint64_t cluster_bytes = 0;  // the clusters' held_bytes()
   std::uint64_t clock = 0;
   std::vector<std::uint32_t> fetching;
+  std::uint64_t source_charge = 0;  // charged to memory() for the file the source holds
   std::uint64_t object_charge = 0;  // charged to memory() for the objects of the current request
 };
 

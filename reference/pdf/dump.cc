@@ -449,7 +449,7 @@ std::string pdf_dump(Document& document, int level, unsigned threads) {
 void write_pdf_dump_file(const std::string& path, const SourceOptions& source_options, int level, const Limits& limits,
                          const std::function<void(std::string_view)>& sink, unsigned threads, std::string_view password,
                          Recovery recovery) {
-  auto source = open_source(path, source_options);
+  auto source = open_source(path, source_options, limits.max_memory);
   Document document(*source, limits, password, recovery);
   // The file must not have shrunk while it was read (every worker reads the same file): then
   // what was read is not reported, and an error met on the way is reported as the truncation.

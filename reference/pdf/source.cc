@@ -66,12 +66,12 @@ std::unique_ptr<ByteSource> ByteSource::same_size(std::unique_ptr<ByteSource> fr
   return fresh;
 }
 
-std::unique_ptr<ByteSource> open_source(const std::string& path, const SourceOptions& options) {
+std::unique_ptr<ByteSource> open_source(const std::string& path, const SourceOptions& options, std::uint64_t max_memory) {
   switch (options.kind) {
     case SourceKind::mapped: return open_mapped(path, options.window, options.granularity);
     case SourceKind::pread: return open_pread(path);
     case SourceKind::buffered: return open_buffered(path, options.buffer);
-    case SourceKind::whole: return open_whole(path);
+    case SourceKind::whole: return open_whole(path, max_memory);
   }
   throw Error(ErrorKind::usage, {path, "", std::nullopt}, "unknown byte source");
 }

@@ -97,6 +97,7 @@ class MemorySource final : public ByteSource {
     if (file_) file_->file.check_unchanged(size_);
   }
   SourceKind kind() const override { return SourceKind::whole; }
+  std::uint64_t held_bytes() const override { return file_ ? size_ : 0; }
   std::unique_ptr<ByteSource> another() const override { return std::make_unique<MemorySource>(name_, bytes_, file_); }
   SourceCounts& mutable_counts() { return counts_; }
 
@@ -113,17 +114,21 @@ std::unique_ptr<ByteSource> open_buffered(const std::string& path, std::uint64_t
   return std::make_unique<BufferedSource>(path, buffer);
 }
 
-std::unique_ptr<ByteSource> open_whole(const std::string& path) {
+std::unique_ptr<ByteSource> open_whole(const std::string& path, std::uint64_t max_memory) {
   auto opened = std::make_shared<OpenFile>(path);
   std::string bytes;
   const std::uint64_t size = opened->file.stat_size();
   if (size == 0) throw Error(ErrorKind::range, {path, "", 0}, "file is empty");
+  const auto too_large = [&](const std::string& why) {
+    return Error(ErrorKind::limit, {path, "", std::nullopt},
+                 "the whole file (" + std::to_string(size) + " bytes) " + why +
+                     ": the source `whole` holds it all; `mapped` or `pread` read it a window at a time");
+  };
+  if (size > max_memory) throw too_large("is larger than max_memory (" + std::to_string(max_memory) + " bytes)");
   try {
     bytes.resize(static_cast<std::size_t>(size));
   } catch (const std::bad_alloc&) {
-    throw Error(ErrorKind::limit, {path, "", std::nullopt},
-                "the whole file (" + std::to_string(size) + " bytes) does not fit in memory: the source `whole` holds it all; "
-                "`mapped` or `pread` read it a window at a time");
+    throw too_large("does not fit in memory");
   }
   opened->file.pread_exact(0, bytes.size(), bytes.data());
   const SourceCounts counts = std::exchange(opened->counts, SourceCounts{});

@@ -132,6 +132,45 @@ TEST(PdfLimits, PageLinesOfALevelThreeDumpAreCharged) {
   EXPECT_EQ(pdftest::outcome_of([&] { pdf_dump(document, 2); }), "ok");
 }
 
+// The source `whole` holds the file for the whole load: the file is charged to max_memory, and
+// one larger than the limit is refused before it is read. Bytes a caller hands over are its own.
+TEST(PdfLimits, AFileTheSourceWholeHoldsIsChargedToMaxMemory) {
+  GenerateOptions options;
+  options.objects = 2000;
+  options.payload = 200;
+  const std::string bytes = pdftest::generated_pdf(options);
+  pdftest::TempFile file(bytes, "whole");
+  const SourceOptions whole{SourceKind::whole};
+  Limits limits;
+  limits.max_memory = bytes.size() - 1;
+  try {
+    open_source(file.path(), whole, limits.max_memory);
+    ADD_FAILURE() << "a file larger than max_memory was read whole";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::limit);
+    EXPECT_EQ(e.context().file, file.path());
+    EXPECT_NE(e.message().find("larger than max_memory (" + std::to_string(limits.max_memory) + " bytes)"), std::string::npos)
+        << e.message();
+  }
+  // What the file leaves of the budget is what the load has: a budget of the file's size holds
+  // a level-1 dump over bytes in memory, and nothing beside the same bytes read whole.
+  limits.max_memory = bytes.size();
+  auto given = memory_source(bytes);
+  Document in_memory(*given, limits);
+  EXPECT_EQ(pdftest::outcome_of([&] { pdf_dump(in_memory, 1); }), "ok");
+  auto read_whole = open_source(file.path(), whole, limits.max_memory);
+  EXPECT_EQ(read_whole->held_bytes(), bytes.size());
+  EXPECT_EQ(given->held_bytes(), 0u);
+  const std::string outcome = pdftest::outcome_of([&] {
+    Document document(*read_whole, limits);
+    pdf_dump(document, 1);
+  });
+  EXPECT_NE(outcome.find("max_memory"), std::string::npos) << outcome;
+  for (const SourceKind kind : {SourceKind::mapped, SourceKind::pread}) {
+    EXPECT_EQ(pdftest::outcome_of([&] { pdf_dump_file(file.path(), SourceOptions{kind}, 1, limits, 1); }), "ok");
+  }
+}
+
 // Objects of about 1.2 MB parsed each (charged 1 MiB at a time): a budget that holds one at a
 // time but not two holds a serial dump; workers reading two at once go over it, and the dump is made as a serial one
 // would make it instead of failing, or fails as the serial one does.

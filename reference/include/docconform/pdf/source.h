@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "docconform/pdf/limits.h"
+
 namespace docconform::pdf {
 
 // Explicit kernel transitions and copies made by a source since it was opened.
@@ -62,6 +64,10 @@ class ByteSource {
   // or is not such a source.
   virtual std::uint64_t held_from(std::uint64_t /*offset*/) const { return 0; }
 
+  // Bytes of the file this source read into memory and holds for its whole life (the source
+  // `whole`): a reader charges them to its max_memory. Bytes a caller handed over are the caller's.
+  virtual std::uint64_t held_bytes() const { return 0; }
+
   // Throws Error(io) if the file is no longer what this source opened (its size changed, or a
   // mapped view was found truncated under it). Call it before reporting anything read as a
   // success: a file another process shrinks mid-read must not yield a result.
@@ -89,8 +95,10 @@ class ByteSource {
   SourceCounts counts_;
 };
 
-// Opens path with the given strategy. A zero-length file is an Error(range).
-std::unique_ptr<ByteSource> open_source(const std::string& path, const SourceOptions& options);
+// Opens path with the given strategy. A zero-length file is an Error(range); with the source
+// `whole`, a file larger than max_memory is an Error(limit) before anything is read.
+std::unique_ptr<ByteSource> open_source(const std::string& path, const SourceOptions& options,
+                                        std::uint64_t max_memory = Limits{}.max_memory);
 
 // A source over bytes already in memory (kind whole; no kernel calls). The bytes are copied.
 std::unique_ptr<ByteSource> memory_source(std::string bytes, std::string name = "<memory>");
