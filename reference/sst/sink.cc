@@ -51,11 +51,13 @@ Error oversized_record() {
 }
 
 // Random-access file: buffered pwrite; an unknown record length is patched in the buffer when
-// the header is still there, otherwise written back into the file with pwrite.
+// the header is still there, otherwise written back into the file with pwrite. Its offsets are
+// the SST's own, so it writes only a file of its own: standard output, a FIFO or a device (whose
+// earlier bytes it would overwrite, or which cannot seek) is refused before it is opened.
 class RandomAccessFileSink final : public RecordSink {
  public:
   explicit RandomAccessFileSink(std::string path)
-      : file_(std::move(path)),
+      : file_(std::move(path), OutputFile::Accept::regular_file),
         buffer_([this](const std::uint8_t* data, std::size_t size, std::uint64_t at) { file_.write_at(data, size, at); }) {}
 
   void begin_record(std::uint16_t type) override {

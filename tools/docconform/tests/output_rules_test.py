@@ -165,6 +165,20 @@ def pdf_append_refuses_non_regular_output(work):
 
 
 @case
+def sst_file_sink_refuses_non_regular_output(work):
+    # The file sink writes at the SST's own offsets: into standard output it overwrote what the
+    # output already held; a FIFO cannot seek.
+    strings = os.path.join(work, "s.jsonl")
+    run(["gen", "strings", "--count", "100", strings], 0)
+    fifo = os.path.join(work, "fifo")
+    os.mkfifo(fifo)
+    for target, name in (("-", "standard output"), (fifo, fifo)):
+        p = run(["sst", "write", "--strings", strings, "--sink", "file", target], 74, f"{name}: io error: not a regular file: not replaced")
+        assert p.stdout == b"", p.stdout[:40]
+    run(["sst", "write", "--strings", strings, "--sink", "stream", "-"], 0)
+
+
+@case
 def pdf_append_never_writes_what_its_reader_refuses(work):
     out = os.path.join(work, "bad.pdf")
     run(["pdf", "append", PDF_CASE, out, "--object", "11=(text)"], 1,
