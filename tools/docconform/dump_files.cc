@@ -131,8 +131,9 @@ ThreadPlan plan_threads(std::size_t files, unsigned cap) {
 }
 
 // Every file through `one(path, job, threads, output)`, written in input order; a failed file's
-// output ends with failure_frame(). The output is committed (each file's part says how it
-// ended), then the exit status of the first failed file is thrown.
+// output ends with failure_frame(). An output file is put in place only when every file ran:
+// after a failure it keeps its old contents (standard output, written directly, has every part
+// with how it ended). Then the exit status of the first failed file is thrown.
 void run_many(const FileListOptions& options, const std::vector<std::string>& paths, unsigned threads,
               const std::function<void(const std::string& path, std::size_t job, unsigned threads, OrderedOutput& output)>& one,
               const std::function<std::string(std::size_t job, const FileFailure&)>& failure_frame) {
@@ -148,7 +149,12 @@ void run_many(const FileListOptions& options, const std::vector<std::string>& pa
       if (!message.empty()) std::cerr << "docconform: " << message << "\n";
     });
   });
-  out.commit();
+  const auto failed = static_cast<std::size_t>(std::count_if(statuses.begin(), statuses.end(), [](int s) { return s != 0; }));
+  if (failed == 0 || !out.replaces_target()) {
+    out.commit();
+  } else {
+    std::cerr << "docconform: " << out.path() << ": not replaced: " << failed << " of " << paths.size() << " files failed\n";
+  }
   for (const int status : statuses) {
     if (status != 0) throw ExitStatus{status};
   }

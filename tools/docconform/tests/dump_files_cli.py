@@ -5,7 +5,7 @@ One file: the unframed dump and digest of today, byte for byte the golden ones. 
 (or --files-from): input order at every thread count, each dump framed by `==> PATH` and
 `<== ok` / `<== error CLASS`, a bad file in the middle reported on stderr by name while the
 others still run, the exit status of the first failed file, and --output replaced only when
-the output is complete (conformance/SPEC.md section 1, "Output of the CLI")."""
+every file's dump was made (conformance/SPEC.md section 1, "Output of the CLI")."""
 import hashlib
 import os
 import re
@@ -186,10 +186,18 @@ def output_file_is_replaced_only_when_complete(work):
         run(command + ["--output", out], 1)
         assert open(out, "rb").read() == b"old", command
         assert os.listdir(work) == ["out"], os.listdir(work)
-    # Several files: the framed output is complete, the failure recorded in it.
-    p = run(["dump", "pdf", good, bad, "--output", out], 1)
-    assert p.stdout == b""
-    assert [closing for _, _, closing in frames(open(out, "rb").read())] == ["<== ok\n", "<== error limit\n"]
+    # Several files: the output file is replaced only when every file's dump was made; standard
+    # output still gets each file's part, saying how it ended.
+    for command in (["dump", "pdf", good, bad], ["digest", "pdf", good, bad], ["digest", "pdf", bad, bad]):
+        p = run(command + ["--output", out], 1)
+        assert p.stdout == b""
+        assert open(out, "rb").read() == b"old", command
+        assert p.stderr.decode().endswith(f"docconform: {out}: not replaced: {command.count(bad)} of 2 files failed\n"), p.stderr
+        assert os.listdir(work) == ["out"], os.listdir(work)
+    p = run(["dump", "pdf", good, bad], 1)
+    assert [closing for _, _, closing in frames(p.stdout)] == ["<== ok\n", "<== error limit\n"]
+    run(["digest", "pdf", good, good, "--output", out], 0)
+    assert open(out, "rb").read().count(b"  " + good.encode() + b"\n") == 2
 
 
 @case
