@@ -46,6 +46,12 @@ std::string read_file(const std::string& path, std::size_t max_bytes, std::strin
   return bytes;
 }
 
+std::optional<std::string> read_file_if_present(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::symlink_status(path, ec).type() == std::filesystem::file_type::not_found) return std::nullopt;
+  return read_file(path);
+}
+
 void write_file(const std::string& path, std::string_view bytes) { write_output_file(path, bytes); }
 
 std::vector<std::string> split(const std::string& text, char separator) {

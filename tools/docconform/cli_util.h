@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,6 +14,9 @@ namespace docconform::cli {
 // on failure, and Error(limit) naming `limit` once it holds more than max_bytes (before reading
 // anything when its size says so).
 std::string read_file(const std::string& path, std::size_t max_bytes = SIZE_MAX, std::string_view limit = "the limit");
+// The same, or nothing when nothing is at path (a file not made yet); a file that is there but
+// cannot be read is an error all the same.
+std::optional<std::string> read_file_if_present(const std::string& path);
 // The whole content of an output file, written as docconform/output_file.h says ("-" is
 // standard output).
 void write_file(const std::string& path, std::string_view bytes);

@@ -1,7 +1,6 @@
 // golden check / golden update: the reference implementation against the golden ledger.
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -10,6 +9,7 @@
 #include <vector>
 
 #include "cli_util.h"
+#include "docconform/output_file.h"
 #include "commands.h"
 #include "conform_adapters.h"
 #include "conform_report.h"
@@ -48,7 +48,7 @@ std::map<std::string, std::string> consensus_exceptions(const std::string& root,
 // Reads golden/<format>.consensus: case -> implementations that reproduced the golden dump.
 std::map<std::string, std::vector<std::string>> read_consensus(const std::string& path) {
   std::map<std::string, std::vector<std::string>> agreeing;
-  std::ifstream in(path);
+  std::istringstream in(read_file_if_present(path).value_or(""));
   std::string line;
   while (std::getline(in, line)) {
     if (line.empty() || line[0] == '#') continue;
@@ -187,6 +187,11 @@ int check(const GoldenOptions& options) {
   return failed;
 }
 
+// A filesystem call's failure as the io error it is, naming the path.
+void check_fs(const std::error_code& ec, const fs::path& path, const char* what) {
+  if (ec) throw Error(ErrorKind::io, {path.string(), "", std::nullopt}, std::string(what) + ": " + ec.message());
+}
+
 void update(const GoldenOptions& options) {
   for (const auto& format : dump_formats()) {
     if (!options.formats.empty() &&
@@ -200,6 +205,18 @@ void update(const GoldenOptions& options) {
     fresh.header = ledger.header.empty()
                        ? "# docconform golden digests for format " + format.name + "\n# case  expectation\n"
                        : ledger.header;
+    // Every changed file is written to a temporary file first, and all are put in place, the
+    // ledger last, only once each was written whole: a full disk or an error on the way leaves
+    // golden/ as it was. Unchanged dumps are not rewritten.
+    std::vector<std::unique_ptr<OutputFile>> staged;
+    std::vector<fs::path> stale;  // readable dumps to remove once the ledger is in place
+    const auto stage = [&](const fs::path& path, std::string_view bytes) {
+      std::error_code ec;
+      fs::create_directories(path.parent_path(), ec);
+      check_fs(ec, path.parent_path(), "cannot create the directory");
+      staged.push_back(std::make_unique<OutputFile>(path.string()));
+      staged.back()->write(bytes);
+    };
     int changed = 0;
     for (const auto& c : discover_cases(options.root, {format.name}, "")) {
       const InProcessOutcome outcome = dump_in_process(format, c.path, true);
@@ -210,23 +227,31 @@ void update(const GoldenOptions& options) {
                   << outcome.digest << "\n";
         ++changed;
       }
-      const std::string readable = golden_dump_path(options.root, format.name, c.name);
-      if (!outcome.dump.empty()) {
-        fs::create_directories(fs::path(readable).parent_path());
-        write_file(readable, outcome.dump);
-      } else {
-        fs::remove(readable);
+      const fs::path readable = golden_dump_path(options.root, format.name, c.name);
+      const std::optional<std::string> present = read_file_if_present(readable.string());
+      if (outcome.dump.empty()) {
+        if (present) stale.push_back(readable);
+      } else if (present != outcome.dump) {
+        stage(readable, outcome.dump);
       }
     }
     // The readable dumps of cases that are gone.
     if (const fs::path dir = root / "golden" / format.name; fs::is_directory(dir)) {
-      for (const auto& entry : fs::directory_iterator(dir)) {
-        const std::string file = entry.path().filename().string();
-        if (file.ends_with(".dump") && !fresh.entries.count(file.substr(0, file.size() - 5))) fs::remove(entry.path());
+      std::error_code ec;
+      for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string file = it->path().filename().string();
+        if (file.ends_with(".dump") && !fresh.entries.count(file.substr(0, file.size() - 5))) stale.push_back(it->path());
       }
+      check_fs(ec, dir, "cannot list the directory");
     }
     if (fresh.entries.empty() && ledger.entries.empty()) continue;
-    write_ledger(ledger_path.string(), fresh);
+    if (const std::string text = ledger_text(fresh); read_file_if_present(ledger_path.string()) != text) stage(ledger_path, text);
+    for (const auto& file : staged) file->commit();
+    for (const fs::path& path : stale) {
+      std::error_code ec;
+      fs::remove(path, ec);
+      check_fs(ec, path, "cannot remove the stale dump");
+    }
     std::cout << format.name << ": " << fresh.entries.size() << " entries, " << changed
               << " new or changed; review with git diff golden/\n";
     if (options.consensus) update_consensus(options, format.name);

@@ -13,8 +13,8 @@ struct GoldenLedger {
   std::map<std::string, std::string> entries;  // case file name -> "sha256:<hex>" or "rejected"
 };
 
-GoldenLedger read_ledger(const std::string& path);  // missing file = empty ledger
-void write_ledger(const std::string& path, const GoldenLedger& ledger);
+GoldenLedger read_ledger(const std::string& path);  // missing file = empty ledger; unreadable = Error(io)
+std::string ledger_text(const GoldenLedger& ledger);  // what read_ledger reads back
 
 // golden/<format>/<case>.dump: the readable dump whose digest is in the ledger.
 std::string golden_dump_path(const std::string& root, const std::string& format, const std::string& case_name);

@@ -216,17 +216,41 @@ def golden_update_on_a_full_file_system_keeps_the_dumps(work):
     shutil.copy(os.path.join(ROOT, "golden", "utf8.sha256"), os.path.join(work, "golden"))
     shutil.copy(os.path.join(ROOT, "conformance", "SPEC.md"), os.path.join(work, "conformance"))
     dumps = os.path.join(work, "golden", "utf8")
+    ledger_path = os.path.join(work, "golden", "utf8.sha256")
     before = {name: open(os.path.join(dumps, name), "rb").read() for name in os.listdir(dumps)}
-    run(["golden", "update", "--root", work, "--format", "utf8", "--no-consensus"], 74, "io error: write failed: File too large",
-        preexec_fn=file_size_limit(16), restore_signals=False, stdout=subprocess.DEVNULL)
-    after = {name: open(os.path.join(dumps, name), "rb").read() for name in os.listdir(dumps)}
-    assert after == before
+    ledger = open(ledger_path, "rb").read()
+    case_path = os.path.join(work, "conformance", "cases", "utf8", "y_ascii.bin")
+    case = open(case_path, "rb").read()
+    with open(case_path, "ab") as case_file:
+        case_file.write(b"more")
+    # A changed case: its dump does not fit (16 bytes), or it fits and the ledger does not (1 KiB).
+    # Nothing is put in place either way, so the dumps still hash to the ledger's entries.
+    for limit, failing in ((16, "y_ascii.bin.dump"), (1024, "utf8.sha256")):
+        run(["golden", "update", "--root", work, "--format", "utf8", "--no-consensus"], 74,
+            f"{failing}: io error: write failed: File too large", preexec_fn=file_size_limit(limit), restore_signals=False,
+            stdout=subprocess.DEVNULL)
+        assert {name: open(os.path.join(dumps, name), "rb").read() for name in os.listdir(dumps)} == before
+        assert open(ledger_path, "rb").read() == ledger
+        assert not [f for f in os.listdir(os.path.join(work, "golden")) if f.startswith(".")], os.listdir(os.path.join(work, "golden"))
+    open(case_path, "wb").write(case)
     # golden check refuses a readable dump that is empty (what the unchecked write used to leave).
     run(["golden", "check", "--root", work, "--format", "utf8"], 0, stdout=subprocess.DEVNULL)
     name = sorted(before)[0]
     open(os.path.join(dumps, name), "wb").close()
     p = run(["golden", "check", "--root", work, "--format", "utf8"], 1)
     assert f"FAIL utf8/{name[:-5]}: the readable dump" in p.stdout.decode(), p.stdout.decode()
+
+
+@case
+def golden_refuses_a_ledger_it_cannot_read(work):
+    root = os.path.join(work, "root")
+    for part in ("conformance/cases/utf8", "golden/utf8"):
+        shutil.copytree(os.path.join(ROOT, part), os.path.join(root, part))
+    shutil.copy(os.path.join(ROOT, "conformance", "SPEC.md"), os.path.join(root, "conformance"))
+    os.mkdir(os.path.join(root, "golden", "utf8.sha256"))  # there, but not a readable file
+    for command in ("check", "update"):
+        run(["golden", command, "--root", root, "--format", "utf8", "--no-consensus"][:6 if command == "check" else 7], 74,
+            "utf8.sha256: io error: is a directory", stdout=subprocess.DEVNULL)
 
 
 if __name__ == "__main__":
