@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 
 #include "docconform/error.h"
@@ -53,6 +54,24 @@ std::optional<std::string> read_file_if_present(const std::string& path) {
 }
 
 void write_file(const std::string& path, std::string_view bytes) { write_output_file(path, bytes); }
+
+void write_files(const std::vector<std::pair<std::string, std::string>>& outputs) {
+  std::vector<std::unique_ptr<OutputFile>> staged;
+  for (const auto& [path, bytes] : outputs) {
+    if (path.empty()) continue;
+    staged.push_back(std::make_unique<OutputFile>(path));
+    staged.back()->write(bytes);
+  }
+  for (const auto& out : staged) out->commit();
+}
+
+void probe_output(const std::string& path) {
+  if (path.empty() || path == "-") return;
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status) && !std::filesystem::is_directory(status)) return;
+  OutputFile probe(path);  // never committed
+}
 
 std::vector<std::string> split(const std::string& text, char separator) {
   std::vector<std::string> parts;

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace docconform::cli {
@@ -20,6 +21,14 @@ std::optional<std::string> read_file_if_present(const std::string& path);
 // The whole content of an output file, written as docconform/output_file.h says ("-" is
 // standard output).
 void write_file(const std::string& path, std::string_view bytes);
+// Several outputs (path, content) written as one: each goes to its temporary file, and all are
+// put in place only once every one was written whole. Empty paths are skipped.
+void write_files(const std::vector<std::pair<std::string, std::string>>& outputs);
+// Tries an output's place before the work that fills it, so that a directory that does not
+// exist or cannot be written, or a directory given as the output, is an error now rather than
+// after a long run: a temporary file is made there and removed, as the output's own writing
+// does. A FIFO or a device is left unopened.
+void probe_output(const std::string& path);
 
 // Parses "C3 28", "c328" or "0xC3,0x28" into bytes; throws Error(usage) on bad digits.
 std::string parse_hex_bytes(const std::string& text);

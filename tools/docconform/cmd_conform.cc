@@ -42,17 +42,9 @@ struct ReportFiles {
     }
   }
 
-  // Each report's place is tried before the work that fills it: a directory that does not exist
-  // or cannot be written is an error now, not after a long run. A temporary file is made there
-  // and removed, as the report's own writing does (a FIFO or a device is left unopened).
+  // Each report's place is tried before the work that fills it.
   void check_writable() const {
-    for (const std::string* path : {&json, &junit, &html, &markdown}) {
-      if (path->empty() || *path == "-") continue;
-      std::error_code ec;
-      const auto status = std::filesystem::status(*path, ec);
-      if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) continue;
-      OutputFile probe(*path);  // never committed
-    }
+    for (const std::string* path : {&json, &junit, &html, &markdown}) probe_output(*path);
   }
 
   void write_and_gate(const RunReport& report) const {
@@ -62,10 +54,10 @@ struct ReportFiles {
     }
     if (!fail_on.empty()) throw Error(ErrorKind::usage, {"--fail-on", "", std::nullopt}, "applies to sweep reports, not to a run's");
     print_summary(report);
-    if (!json.empty()) write_file(json, report_json(report));
-    if (!junit.empty()) write_file(junit, report_junit(report));
-    if (!html.empty()) write_file(html, report_html(report));
-    if (!markdown.empty()) write_file(markdown, report_markdown(report));
+    write_files({{json, json.empty() ? "" : report_json(report)},
+                 {junit, junit.empty() ? "" : report_junit(report)},
+                 {html, html.empty() ? "" : report_html(report)},
+                 {markdown, markdown.empty() ? "" : report_markdown(report)}});
     if (report.gate_failed()) throw CLI::RuntimeError(1);
   }
 
@@ -74,8 +66,7 @@ struct ReportFiles {
       throw Error(ErrorKind::usage, {junit.empty() ? "--html" : "--junit", "", std::nullopt}, "a sweep writes --json and --markdown");
     }
     print_sweep_summary(report);
-    if (!json.empty()) write_file(json, sweep_json(report));
-    if (!markdown.empty()) write_file(markdown, sweep_markdown(report));
+    write_files({{json, json.empty() ? "" : sweep_json(report)}, {markdown, markdown.empty() ? "" : sweep_markdown(report)}});
     const auto failures = sweep_failures(report, fail_on);
     for (const auto& line : failures) std::cout << "sweep: failed: " << line << "\n";
     if (!failures.empty()) throw CLI::RuntimeError(1);
@@ -279,6 +270,7 @@ void add_conform_commands(CommandGroups& groups) {
   add_progress_and_batch_flags(mine_command, mine->mine.run);
   mine_command->callback([mine] {
     resolve_run_paths(mine->mine.run);
+    probe_output(mine->json);
     const MineFigures figures = run_mine(mine->mine);
     std::cout << mine_summary(figures);
     if (!mine->json.empty()) write_file(mine->json, mine_json(figures));
@@ -291,7 +283,10 @@ void add_conform_commands(CommandGroups& groups) {
       ->required()
       ->check(CLI::ExistingFile);
   merge_options->reports.add_options(merge, true, true);
-  merge->callback([merge_options] { merge_options->reports.write_and_gate(merge_shard_reports(merge_options->shards)); });
+  merge->callback([merge_options] {
+    merge_options->reports.check_writable();
+    merge_options->reports.write_and_gate(merge_shard_reports(merge_options->shards));
+  });
 
   auto draft = std::make_shared<DraftOptions>();
   auto* expectations = conform->add_subcommand(

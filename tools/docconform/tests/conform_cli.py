@@ -126,6 +126,17 @@ def gate(docconform, root, out):
     p = run(docconform, root, "--impl", "reference", "--json", nowhere)
     check(p.returncode == 74 and nowhere in p.stderr and "gate" not in p.stdout,
           "unwritable report: exit %d, stdout %r, stderr %r" % (p.returncode, p.stdout, p.stderr))
+    # So is a directory given as a report; and reports are put in place together: one that
+    # cannot be written leaves the others as they were.
+    p = run(docconform, root, "--impl", "reference", "--json", out)
+    check(p.returncode == 74 and out + ": io error: is a directory" in p.stderr and "gate" not in p.stdout,
+          "directory as report: exit %d, stdout %r, stderr %r" % (p.returncode, p.stdout, p.stderr))
+    old_json, old_md = os.path.join(out, "old.json"), os.path.join(out, "old.md")
+    write(old_json, "old")
+    write(old_md, "old")
+    p = run(docconform, root, "--impl", "reference", "--json", old_json, "--markdown", old_md, "--junit", "/dev/full")
+    check(p.returncode == 74 and open(old_json).read() == "old" and open(old_md).read() == "old",
+          "reports not put in place together: exit %d, stderr %r" % (p.returncode, p.stderr))
 
     # A recorded departure that no longer happens fails, saying the entry is out of date.
     stale = os.path.join(out, "stale")

@@ -48,6 +48,12 @@ def main():
         seed_dump = dump(docconform, seed).stdout
         check(" b true" in seed_dump or " b false" in seed_dump, "the seed holds a boolean cell: %s" % seed_dump[:300])
 
+        # Where the figures go is tried before the campaign, not after it.
+        nowhere = os.path.join(scratch, "no-such-dir", "m.json")
+        p = mine(docconform, root, scratch, seeds, out, nowhere)
+        check(p.returncode == 74 and nowhere in p.stderr and not os.path.exists(out),
+              "figures with nowhere to go: exit %d, %s" % (p.returncode, p.stderr[-500:]))
+
         first = mine(docconform, root, scratch, seeds, out, os.path.join(scratch, "first.json"))
         check(first.returncode == 0, "the first campaign exits 0: %s" % first.stderr[-2000:])
         check("mine: xlsx: " in first.stderr and "inputs/s: reference " in first.stderr, "progress lines: %s" % first.stderr[-500:])
