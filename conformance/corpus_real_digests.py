@@ -11,6 +11,7 @@ import os
 import re
 import subprocess
 import sys
+from output_file import write_text
 
 FORMATS = [("xlsx", "xlsx", ["digest", "xlsx"]), ("pdf", "pdf", ["digest", "pdf", "--level", "3"]),
            ("xls", "xls", ["digest", "sst"])]
@@ -61,9 +62,7 @@ def main():
         results = dict(zip(names, outcomes(binary, words, [os.path.join(directory, n) for n in names])))
         path = os.path.join(golden, "corpus-real-%s.sha256" % ledger_name)
         if update:
-            with open(path, "w", encoding="utf-8") as out:
-                out.write(HEADER % folder)
-                out.writelines("%s  %s\n" % (name, results[name]) for name in names)
+            write_text(path, HEADER % folder + "".join("%s  %s\n" % (name, results[name]) for name in names))
             print("%s: %d files written to %s" % (folder, len(names), path))
             continue
         ledger = read_ledger(path)

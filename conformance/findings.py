@@ -14,6 +14,7 @@ import json
 import os
 import subprocess
 import sys
+from output_file import write_text
 
 HEADER = """# Findings: departures of third-party implementations
 
@@ -133,9 +134,7 @@ def main():
         print("findings: cannot read a version on this machine: %s" % e)
         return 77
     if mode == "--write":
-        with open(target + ".tmp", "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(target + ".tmp", target)
+        write_text(target, text)
         return 0
     if mode == "--check":
         with open(target, encoding="utf-8") as f:

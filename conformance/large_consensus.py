@@ -7,6 +7,7 @@ third-party implementations whose dump matched its golden digest in the publishe
 Exit 0, or 1 with one line per y_ case short of two confirmations."""
 import json
 import sys
+from output_file import write_text
 
 
 def third_party(adapters_tsv):
@@ -26,12 +27,10 @@ def write(results_json, adapters_tsv, out):
         agreeing.setdefault(result["case"], [])
         if result["impl"] in others and result["status"] == "pass":
             agreeing[result["case"]].append(result["impl"])
-    with open(out, "w", encoding="utf-8") as f:
-        f.write("# docconform golden consensus for the large cases: third-party implementations whose dump matched\n"
-                "# the golden digest in the published run (conformance/results/results.json, written by ci/matrix)\n"
-                "# case  agreeing\n")
-        for case in sorted(agreeing):
-            f.write("%s  %s\n" % (case, ",".join(sorted(agreeing[case])) or "-"))
+    write_text(out, "# docconform golden consensus for the large cases: third-party implementations whose dump matched\n"
+                    "# the golden digest in the published run (conformance/results/results.json, written by ci/matrix)\n"
+                    "# case  agreeing\n" +
+               "".join("%s  %s\n" % (case, ",".join(sorted(agreeing[case])) or "-") for case in sorted(agreeing)))
     return 0
 
 

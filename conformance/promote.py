@@ -15,28 +15,11 @@ import argparse
 import json
 import os
 import re
-import shutil
 import sys
+from output_file import copy_file, write_text
 
 MINED = re.compile(r"mined (m_[0-9a-f]{12}): (.+)")
 INDEX_HEADER = "# conform mine: the signatures found, each with its candidate (conformance/SPEC.md section 8)\n"
-
-
-def write_atomically(path, text):
-    temporary = path + ".tmp"
-    with open(temporary, "w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(temporary, path)
-
-
-def copy_atomically(source, target):
-    temporary = target + ".tmp"
-    shutil.copyfile(source, temporary)
-    with open(temporary, "rb") as f:
-        os.fsync(f.fileno())
-    os.replace(temporary, target)
 
 
 def read_lines(path):
@@ -57,7 +40,7 @@ def set_index(candidates, signature, named):
     if index.get(signature) == named:
         return
     index[signature] = named
-    write_atomically(path, INDEX_HEADER + "".join("%s\t%s\n" % (index[s], s) for s in sorted(index)))
+    write_text(path, INDEX_HEADER + "".join("%s\t%s\n" % (index[s], s) for s in sorted(index)))
 
 
 def mined_rows(root):
@@ -101,12 +84,12 @@ def promote(root, fmt, candidate, name, what, rule, source_dir):
         sys.exit("promote.py: %s exists" % target)
     candidates = os.path.join(root, "conformance", "candidates", fmt)
     os.makedirs(candidates, exist_ok=True)
-    copy_atomically(os.path.join(source, candidate + extension), target)
+    copy_file(os.path.join(source, candidate + extension), target)
     if os.path.abspath(source) != os.path.abspath(candidates):
-        copy_atomically(os.path.join(source, candidate + ".json"), os.path.join(candidates, candidate + ".json"))
+        copy_file(os.path.join(source, candidate + ".json"), os.path.join(candidates, candidate + ".json"))
     catalogue = os.path.join(case_dir, "CASES.tsv")
     row = "\t".join([name, name[0], what, rule, "mined %s: %s" % (candidate, metadata["signature"])])
-    write_atomically(catalogue, "\n".join(read_lines(catalogue) + [row]) + "\n")
+    write_text(catalogue, "\n".join(read_lines(catalogue) + [row]) + "\n")
     reindex(root)
 
 

@@ -18,6 +18,7 @@ import zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "generators"))
 import sst_cases  # noqa: E402
+from output_file import write_text
 
 
 def python_writer_digest(strings_path):
@@ -79,12 +80,9 @@ def main():
                 failed += 1
                 print("FAIL %d %s %d: golden %s, got %s" % (count, mix, seed, expected, digest))
     if update:
-        with open(ledger_path, "w") as f:
-            f.write("# SHA-256 of the SST records of generated string sets (conformance/sst_set_digests.py)\n")
-            f.write("# count mix seed sha256\n")
-            for key in SETS:
-                if key in fresh:
-                    f.write("%d %s %d %s\n" % (key[0], key[1], key[2], fresh[key]))
+        write_text(ledger_path, "# SHA-256 of the SST records of generated string sets (conformance/sst_set_digests.py)\n"
+                                "# count mix seed sha256\n" +
+                   "".join("%d %s %d %s\n" % (key[0], key[1], key[2], fresh[key]) for key in SETS if key in fresh))
     return 0 if failed == 0 else 1
 
 

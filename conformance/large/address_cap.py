@@ -19,6 +19,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from output_file import write_text  # noqa: E402 (conformance/, beside this folder)
+
 RECIPE = ["gen", "pdf", "--objects", "300000", "--payload", "6000", "--updates", "3", "--shuffle", "--pages", "1000"]
 
 
@@ -71,10 +74,7 @@ def main():
     text = json.dumps(results, indent=1)
     print(text)
     if args.json:
-        tmp = args.json + ".tmp"
-        with open(tmp, "w") as f:
-            f.write(text + "\n")
-        os.replace(tmp, args.json)
+        write_text(args.json, text + "\n")
     for p in problems:
         print("address_cap: " + p, file=sys.stderr)
     return 1 if problems else 0
