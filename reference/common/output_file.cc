@@ -152,9 +152,11 @@ struct OutputFile::State {
   std::string written_path;  // the temporary file, or the target written directly
   int fd = -1;
   bool owns_fd = true;  // false for standard output
-  // A replaced target: the temporary file and the target, both in `directory`.
+  // A replaced target: the temporary file (named, or unnamed until commit) and the target,
+  // both in `directory`.
   int directory = -1;
-  std::string temporary;
+  std::string parent;     // the directory as given, for messages
+  std::string temporary;  // the temporary file's name, empty while it has none
   std::string target;
   Slot* slot = nullptr;
   bool replaces = false;
@@ -175,6 +177,8 @@ struct OutputFile::State {
     if (directory >= 0) ::close(directory);
   }
 
+  std::string fd_path() const { return "/proc/self/fd/" + std::to_string(fd); }
+
   [[noreturn]] void failed_with(const std::string& what, int error) {
     failed = true;
     fail(name, what, error);
@@ -193,30 +197,56 @@ struct OutputFile::State {
     written_path = file;
   }
 
+  // Gives the open temporary file a name in the directory, registered for the signal cleanup:
+  // a new name, never one that exists, nor through a link at that name. `create` makes the file
+  // at the name (O_EXCL); `link` names a file made unnamed. Signals wait meanwhile.
+  template <class MakeAt>
+  void name_temporary(const std::string& what, MakeAt&& make_at) {
+    const CleanupSignalsBlocked blocked;
+    for (int attempt = 0; temporary.empty(); ++attempt) {
+      const std::string candidate = temporary_name(target);
+      if (make_at(candidate)) {
+        temporary = candidate;
+      } else if (errno != EEXIST || attempt == 100) {
+        failed_with(what, errno);
+      }
+    }
+    slot = claim_slot(directory, temporary);
+    if (slot == nullptr) {
+      ::unlinkat(directory, temporary.c_str(), 0);
+      temporary.clear();
+      throw Error(ErrorKind::io, {name, "", std::nullopt}, "more than " + std::to_string(slot_count) + " outputs open at once");
+    }
+  }
+
   // A new temporary file beside `file`, with the mode (and owner) of `replaced` when given.
+  // Where the file system allows, it has no name until commit (O_TMPFILE), so that not even a
+  // SIGKILL or the OOM killer can leave it behind; elsewhere it is named at once and removed on
+  // failure and on the catchable signals.
   void open_temporary(const std::string& file, const struct stat* replaced) {
     const std::filesystem::path where(file);
     target = where.filename().string();
     if (target.empty() || target == "." || target == "..") throw Error(ErrorKind::io, {name, "", std::nullopt}, "not a file name");
-    const std::string parent = where.has_parent_path() ? where.parent_path().string() : ".";
+    parent = where.has_parent_path() ? where.parent_path().string() : ".";
     directory = ::open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (directory < 0) fail(name, "cannot open its directory " + parent, errno);
-    {
-      const CleanupSignalsBlocked blocked;
-      for (int attempt = 0; fd < 0; ++attempt) {
-        const std::string candidate = temporary_name(target);
-        // O_EXCL: a new file, never one that exists, nor through a link at that name.
-        fd = ::openat(directory, candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-        if (fd < 0 && (errno != EEXIST || attempt == 100)) fail(name, "cannot create a temporary file in " + parent, errno);
-        if (fd >= 0) temporary = candidate;
-      }
-      slot = claim_slot(directory, temporary);
-      if (slot == nullptr) {
-        ::unlinkat(directory, temporary.c_str(), 0);
-        throw Error(ErrorKind::io, {name, "", std::nullopt}, "more than " + std::to_string(slot_count) + " outputs open at once");
-      }
+    fd = ::openat(directory, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+    // Naming it at commit goes through /proc (linkat with AT_EMPTY_PATH needs a privilege).
+    if (fd >= 0 && ::access(fd_path().c_str(), F_OK) != 0) {
+      ::close(fd);
+      fd = -1;
     }
-    written_path = (std::filesystem::path(parent) / temporary).string();
+    if (fd >= 0) {
+      written_path = fd_path();
+    } else if (errno == EACCES || errno == EROFS || errno == ENOSPC || errno == EDQUOT) {
+      fail(name, "cannot create a temporary file in " + parent, errno);
+    } else {  // no O_TMPFILE here (EOPNOTSUPP, EISDIR, EINVAL)
+      name_temporary("cannot create a temporary file in " + parent, [&](const std::string& candidate) {
+        fd = ::openat(directory, candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        return fd >= 0;
+      });
+      written_path = (std::filesystem::path(parent) / temporary).string();
+    }
     replaces = true;
     if (replaced != nullptr) {
       if (replaced->st_uid != ::geteuid() || replaced->st_gid != ::getegid()) {
@@ -268,6 +298,11 @@ struct OutputFile::State {
     // Truncating to the size the file already has gives back the blocks reserved past its end.
     if (reserved && ::ftruncate(fd, static_cast<off_t>(end)) != 0) failed_with("truncate failed", errno);
     if (::fsync(fd) != 0) failed_with("sync failed", errno);
+    if (temporary.empty()) {
+      name_temporary("cannot name the temporary file in " + parent, [&](const std::string& candidate) {
+        return ::linkat(AT_FDCWD, fd_path().c_str(), directory, candidate.c_str(), AT_SYMLINK_FOLLOW) == 0;
+      });
+    }
     const int closing = fd;
     fd = -1;
     if (::close(closing) != 0) failed_with("close failed", errno);

@@ -1,7 +1,9 @@
 // Every file the project writes goes through OutputFile, so that no output is ever lost:
 //  * A regular file (or a path where nothing exists yet) is written to a new temporary file in
-//    the same directory, created exclusively under an unpredictable name (never through a link),
-//    and commit() syncs it and renames it over the target. Until then, and after any failure, the
+//    the same directory, and commit() syncs it and renames it over the target. The temporary file
+//    has no name until commit (O_TMPFILE, so not even SIGKILL can leave it behind); it is then
+//    linked under an unpredictable name, never an existing one nor through a link. Where the file
+//    system has no O_TMPFILE it gets that name at once. Until commit, and after any failure, the
 //    target keeps its old contents and the temporary file is removed. The new file gets the mode
 //    (and, where permitted, the owner) of the file it replaces; a new file gets 0666 less the
 //    umask. A target the process may not write is refused, as opening it would be. (A file with

@@ -6,6 +6,7 @@ middle of a write, a signal, a symbolic link, a device node, a read-only directo
 the exit status, that the message names the output, that the old file is intact and that no
 temporary file is left. Exit status 0 when every case passes."""
 import os
+import re
 import resource
 import shutil
 import signal
@@ -103,18 +104,34 @@ def file_size_limit_is_an_io_error_naming_the_output(work):
             stdout=redirected, preexec_fn=limit)
 
 
+def writing_in(pid, directory):
+    """Whether the process has a file of the directory open for writing with bytes in it: its
+    temporary file, named or not (an unnamed one shows in /proc as "DIR/#INODE (deleted)")."""
+    fds = "/proc/%d/fd" % pid
+    try:
+        for fd in os.listdir(fds):
+            target = os.readlink(os.path.join(fds, fd))
+            with open("/proc/%d/fdinfo/%s" % (pid, fd)) as info:
+                flags = int(re.search(r"^flags:\s+([0-7]+)", info.read(), re.M).group(1), 8)
+            if target.startswith(directory + "/") and flags & os.O_ACCMODE != os.O_RDONLY and os.stat(os.path.join(fds, fd)).st_size > 0:
+                return True
+    except OSError:  # the process ended, or a descriptor closed while looked at
+        pass
+    return False
+
+
 @case
 def signal_mid_write_keeps_old_output(work):
     strings = os.path.join(work, "s.jsonl")
     run(["gen", "strings", "--count", "262144", strings], 0)
-    for sig in (signal.SIGINT, signal.SIGTERM):
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGKILL):  # no handler runs on SIGKILL
         target = os.path.join(work, "out.zlib")
         with open(target, "wb") as old:
             old.write(b"old")
         child = subprocess.Popen([BINARY, "sst", "write", "--strings", strings, "--writer", "naive", "--sink", "zlib", target],
                                  stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 30
-        while not any(name.startswith(".out.zlib.") for name in os.listdir(work)):  # the temporary file is there
+        while not writing_in(child.pid, work):
             assert child.poll() is None and time.monotonic() < deadline, "the writer ended before it was signalled"
             time.sleep(0.002)
         child.send_signal(sig)
