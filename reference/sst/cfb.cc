@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "docconform/error.h"
+#include "docconform/utf8.h"
 #include "little_endian.h"
 
 namespace docconform::sst {
@@ -116,9 +117,23 @@ void CfbReader::fail(const std::string& part, std::uint64_t offset, const std::s
   throw Error(ErrorKind::format, {label_, part, offset}, message);
 }
 
+std::string CfbReader::past_the_end(const std::string& what, std::uint32_t id) const {
+  return what + " sector " + std::to_string(id) + " (at offset " + std::to_string((std::uint64_t{id} + 1) * sector_size_) +
+         ") is past the end of the file (" + std::to_string(file_.size()) + " bytes): the file is truncated or the id damaged";
+}
+
 std::string_view CfbReader::sector(std::uint32_t id) const {
-  if (id >= sector_count_) fail("CFB", 0, "sector " + std::to_string(id) + " is past the end of the file");
+  if (id >= sector_count_) fail("CFB", file_.size(), past_the_end("a", id));
   return file_.substr((std::size_t{id} + 1) * sector_size_, sector_size_);
+}
+
+std::string_view CfbReader::chain_sector(const std::vector<std::uint32_t>& ids, std::size_t i, std::uint64_t start_offset,
+                                         const char* what) const {
+  if (ids[i] >= sector_count_) {
+    fail(i == 0 ? "CFB" : "CFB FAT", i == 0 ? start_offset : fat_entry_offset(ids[i - 1], false),
+         past_the_end(std::string("the ") + what + " chain's", ids[i]));
+  }
+  return sector(ids[i]);
 }
 
 std::uint64_t CfbReader::fat_entry_offset(std::size_t index, bool mini) const {
@@ -136,7 +151,13 @@ std::vector<std::uint32_t> CfbReader::chain(std::uint32_t start, std::uint64_t s
   std::uint32_t id = start;
   std::size_t from = 0;  // the entry that named id (none for the start)
   bool named = false;
+  const std::size_t per_sector = sector_size_ / 4;
   while (id != end_of_chain) {
+    // An entry of a FAT sector the file no longer holds reads as free: the cut is the cause.
+    if (named && !mini && id == free_sect && fat_sectors_[from / per_sector] >= sector_count_) {
+      fail("CFB FAT", fat_sector_listed_at_[from / per_sector],
+           past_the_end("FAT", fat_sectors_[from / per_sector]) + " (it holds the " + what + " chain's next link)");
+    }
     if (id >= fat.size() || id > max_reg_sect) {
       fail(named ? table : "CFB", named ? fat_entry_offset(from, mini) : start_offset,
            std::string(what) + " chain refers to sector " + std::to_string(id) + " outside the FAT");
@@ -168,23 +189,29 @@ CfbReader::CfbReader(std::string_view file, const Limits& limits, std::string la
   sector_count_ = static_cast<std::uint32_t>(
       std::min<std::uint64_t>((file.size() - sector_size_ + sector_size_ - 1) / sector_size_, max_reg_sect));
   mini_cutoff_ = load_u32(h + 0x38);
+  if (sector_count_ == 0) fail("CFB header", file.size(), "the file ends after its header: it holds no sector (truncated)");
 
   // FAT sector ids: the header's 109, then the DIFAT chain. Like xlrd and POI, trust the list
   // over the header's count when they disagree (real files carry garbage counts).
   const std::uint32_t fat_count = std::min(load_u32(h + 0x2C), sector_count_);
   std::vector<std::uint32_t> fat_ids;
-  const auto add_fat_id = [&](std::uint32_t id) {
-    if (id <= max_reg_sect && fat_ids.size() < fat_count) fat_ids.push_back(id);
+  const auto add_fat_id = [&](std::uint32_t id, std::uint64_t listed_at) {
+    if (id <= max_reg_sect && fat_ids.size() < fat_count) {
+      fat_ids.push_back(id);
+      fat_sector_listed_at_.push_back(listed_at);
+    }
   };
-  for (std::size_t k = 0; k < header_difat_slots; ++k) add_fat_id(load_u32(h + 0x4C + 4 * k));
+  for (std::size_t k = 0; k < header_difat_slots; ++k) add_fat_id(load_u32(h + 0x4C + 4 * k), 0x4C + 4 * k);
   const std::size_t per_difat = sector_size_ / 4 - 1;
   std::uint32_t difat = load_u32(h + 0x44);
   std::uint64_t difat_link = 0x44;  // where the current DIFAT sector was named
   for (std::uint32_t steps = 0; fat_ids.size() < fat_count && difat <= max_reg_sect; ++steps) {
     if (steps > sector_count_) fail("CFB DIFAT", difat_link, "DIFAT chain loops");
+    if (difat >= sector_count_) fail("CFB DIFAT", difat_link, past_the_end("DIFAT", difat));
     const std::string_view d = sector(difat);
     if (d.size() < sector_size_) break;
-    for (std::size_t k = 0; k < per_difat; ++k) add_fat_id(load_u32(d.data() + 4 * k));
+    const std::uint64_t d_at = (std::uint64_t{difat} + 1) * sector_size_;
+    for (std::size_t k = 0; k < per_difat; ++k) add_fat_id(load_u32(d.data() + 4 * k), d_at + 4 * k);
     difat_link = (std::uint64_t{difat} + 1) * sector_size_ + 4 * per_difat;
     difat = load_u32(d.data() + 4 * per_difat);
   }
@@ -202,8 +229,10 @@ CfbReader::CfbReader(std::string_view file, const Limits& limits, std::string la
     fat_.resize(fat_.size() + (sector_size_ - s.size()) / 4, free_sect);
   }
 
-  for (const std::uint32_t id : chain(load_u32(h + 0x30), 0x30, false, "directory")) {
-    const std::string_view s = sector(id);
+  const std::vector<std::uint32_t> directory = chain(load_u32(h + 0x30), 0x30, false, "directory");
+  for (std::size_t i = 0; i < directory.size(); ++i) {
+    const std::uint32_t id = directory[i];
+    const std::string_view s = chain_sector(directory, i, 0x30, "directory");
     // An entry of 128 bytes in the file takes its Entry and the name's code units.
     charge(s.size() / 128 * (sizeof(Entry) + 64), "CFB directory", (std::uint64_t{id} + 1) * sector_size_);
     for (std::size_t at = 0; at + 128 <= s.size(); at += 128) {
@@ -236,8 +265,8 @@ CfbReader::CfbReader(std::string_view file, const Limits& limits, std::string la
   if (mini_fat_start != end_of_chain && mini_fat_start != free_sect) {
     mini_fat_sectors_ = chain(mini_fat_start, 0x3C, false, "mini FAT");
     charge(mini_fat_sectors_.size() * sector_size_, "CFB mini FAT", 0x3C);
-    for (const std::uint32_t id : mini_fat_sectors_) {
-      const std::string_view s = sector(id);
+    for (std::size_t i = 0; i < mini_fat_sectors_.size(); ++i) {
+      const std::string_view s = chain_sector(mini_fat_sectors_, i, 0x3C, "mini FAT");
       for (std::size_t k = 0; k + 4 <= s.size(); k += 4) mini_fat_.push_back(load_u32(s.data() + k));
     }
   }
@@ -256,10 +285,16 @@ std::optional<std::size_t> CfbReader::find_stream(std::u16string_view name) cons
 
 std::string CfbReader::read_stream(std::size_t index) const {
   const Entry& e = entries_.at(index);
-  if (e.size > limits_.max_stream_bytes || e.size > file_.size()) {
+  const std::string stream = "stream \"" + to_utf8_lossy(e.name) + "\"";
+  if (e.size > limits_.max_stream_bytes) {
     throw Error(ErrorKind::limit, {label_, "CFB directory", e.offset + 120},
-                "stream of " + std::to_string(e.size) + " bytes exceeds max_stream_bytes (" +
-                    std::to_string(limits_.max_stream_bytes) + ") or the file (" + std::to_string(file_.size()) + " bytes)");
+                stream + " of " + std::to_string(e.size) + " bytes exceeds max_stream_bytes (" +
+                    std::to_string(limits_.max_stream_bytes) + ")");
+  }
+  if (e.size > file_.size()) {
+    fail("CFB directory", e.offset + 120,
+         stream + " states " + std::to_string(e.size) + " bytes, more than the whole file (" + std::to_string(file_.size()) +
+             " bytes): the file is truncated or the entry damaged");
   }
   const std::size_t size = static_cast<std::size_t>(e.size);
   charge(size, "CFB directory", e.offset + 120);
@@ -274,21 +309,25 @@ std::string CfbReader::read_stream(std::size_t index) const {
       const std::uint64_t at = std::uint64_t{mini} * 64;
       const std::size_t big = static_cast<std::size_t>(at / sector_size_);
       if (big >= container.size()) fail("CFB mini stream", at, "mini sector outside the mini stream");
-      const std::string_view whole = sector(container[big]);
+      const std::string_view whole = chain_sector(container, big, root.offset + 116, "mini stream");
       const std::size_t within = static_cast<std::size_t>(at % sector_size_);
       if (within >= whole.size()) fail("CFB mini stream", at, "mini sector past the end of the file");
       const std::string_view s = whole.substr(within, 64);
       out.append(s.substr(0, std::min<std::size_t>(64, size - out.size())));
     }
   } else {
-    for (const std::uint32_t id : chain(e.start, e.offset + 116, false, "stream")) {
-      if (out.size() >= size) break;
-      const std::string_view s = sector(id);
+    const std::vector<std::uint32_t> ids = chain(e.start, e.offset + 116, false, "stream");
+    for (std::size_t i = 0; i < ids.size() && out.size() < size; ++i) {
+      const std::string_view s = chain_sector(ids, i, e.offset + 116, "stream");
       out.append(s.substr(0, std::min(s.size(), size - out.size())));
     }
   }
   if (out.size() < size) {
-    fail("CFB stream", out.size(), "sector chain holds " + std::to_string(out.size()) + " of " + std::to_string(size) + " bytes");
+    // The chain ran into the file's cut-off last sector, or simply ended early.
+    const bool cut = (std::uint64_t{sector_count_} + 1) * sector_size_ > file_.size();
+    fail("CFB directory", e.offset + 120,
+         stream + ": its sector chain holds " + std::to_string(out.size()) + " of the " + std::to_string(size) + " bytes it states" +
+             (cut ? ": the file is truncated (its last sector is cut short)" : ""));
   }
   return out;
 }

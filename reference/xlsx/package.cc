@@ -108,6 +108,41 @@ std::vector<std::uint64_t> directory_records(const std::uint8_t* data, std::size
   return records;
 }
 
+struct ZipDamage {
+  std::string part;
+  std::uint64_t offset = 0;
+  std::string message;
+};
+
+// Why an archive libzip cannot open is damaged, where the bytes show it: the end of central
+// directory record missing from a file that starts as a zip (cut short), or a record whose
+// directory lies past it or past the file's end. Nothing when the bytes show no such cause.
+std::optional<ZipDamage> zip_damage(const std::uint8_t* data, std::size_t size, const std::optional<EntryCount>& stated) {
+  const std::string end_record = "zip end of central directory";
+  if (!stated) {
+    if (size < 4 || load_le(data, 4) != 0x04034B50) return std::nullopt;
+    return ZipDamage{end_record, size,
+                     "truncated: the file starts with a zip entry but does not end with an end of central directory "
+                     "record (22 bytes, within the last 65,557)"};
+  }
+  if (load_le(data + stated->offset, 4) != 0x06054B50) return std::nullopt;  // a ZIP64 record: left to libzip
+  const std::uint64_t directory = load_le(data + stated->offset + 16, 4);
+  const std::uint64_t length = load_le(data + stated->offset + 12, 4);
+  if (directory == 0xFFFFFFFF || length == 0xFFFFFFFF) return std::nullopt;
+  if (directory + length > stated->offset) {
+    return ZipDamage{end_record, stated->offset + 12,
+                     "the central directory it states (" + std::to_string(length) + " bytes at offset " + std::to_string(directory) +
+                         ") runs past the record itself at " + std::to_string(stated->offset) +
+                         ": the file is truncated or the record damaged"};
+  }
+  if (length >= 4 && load_le(data + directory, 4) != 0x02014B50) {
+    return ZipDamage{"zip central directory", directory,
+                     "no central directory record (PK\\1\\2) where the end record at " + std::to_string(stated->offset) +
+                         " places the directory"};
+  }
+  return std::nullopt;
+}
+
 // The relationship kind of a type URI: its last segment under the namespaces that define the
 // SpreadsheetML relationships (ECMA-376 Part 1 transitional and strict, MS-XLSX extensions);
 // empty for any other URI, which matches no kind the reader follows.
@@ -155,7 +190,11 @@ Package::Package(const std::uint8_t* data, std::size_t size, std::string label, 
   }
   std::string message;
   std::unique_ptr<zip_t, ZipDiscard> zip(size == 0 ? nullptr : open_zip(data, size, message));
-  if (!zip) fail(ErrorKind::format, "", 0, "not a readable zip archive: " + (size == 0 ? "empty file" : message));
+  if (!zip) {
+    if (size == 0) fail(ErrorKind::format, "", 0, "not a readable zip archive: empty file");
+    if (const auto damage = zip_damage(data, size, stated)) fail(ErrorKind::format, damage->part, damage->offset, damage->message);
+    fail(ErrorKind::format, "", stated ? stated->offset : 0, "not a readable zip archive: " + message);
+  }
   const zip_int64_t entries = zip_get_num_entries(zip.get(), 0);
   if (entries < 0) fail(ErrorKind::format, "", std::nullopt, "cannot read the zip central directory");
   if (static_cast<std::uint64_t>(entries) > limits_.max_zip_entries) {

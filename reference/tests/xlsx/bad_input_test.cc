@@ -123,6 +123,27 @@ TEST(XlsxBadInput, CorruptZip) {
   EXPECT_EQ(e.context().file, "bad.xlsx");
 }
 
+// Damage libzip reports only as "Not a zip archive" is named where the bytes show it.
+TEST(XlsxBadInput, ACutShortOrMisdirectedZipSaysWhereAndWhy) {
+  GenOptions g;
+  g.rows = 50;
+  const std::string bytes = generate_workbook(g);
+  for (const std::size_t cut : {std::size_t{1}, bytes.size() / 2}) {
+    const Error e = error_of(bytes.substr(0, bytes.size() - cut));
+    EXPECT_EQ(e.kind(), ErrorKind::format);
+    EXPECT_EQ(e.context().part, "zip end of central directory");
+    EXPECT_EQ(e.context().offset, bytes.size() - cut);
+    EXPECT_NE(e.message().find("truncated"), std::string::npos) << e.what();
+  }
+  // The end record's directory offset moved: no directory record where it points.
+  const std::size_t end_record = bytes.rfind("PK\x05\x06");
+  std::string moved = bytes;
+  moved[end_record + 16] = static_cast<char>(moved[end_record + 16] - 8);
+  const Error e = error_of(moved);
+  EXPECT_EQ(e.context().part, "zip central directory");
+  EXPECT_NE(e.message().find("where the end record at " + std::to_string(end_record)), std::string::npos) << e.what();
+}
+
 TEST(XlsxBadInput, SharedStringIndexOutOfRangeNamesPartAndOffset) {
   const std::string s = sheet("<row r=\"1\"><c r=\"A1\" t=\"s\"><v>1</v></c></row>");
   const Error e = error_of(workbook_with_sheet(s, "<si><t>only</t></si>"));

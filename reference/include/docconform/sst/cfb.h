@@ -44,6 +44,12 @@ class CfbReader {
   // File offset of FAT (or mini FAT) entry `index`, for error messages.
   std::uint64_t fat_entry_offset(std::size_t index, bool mini) const;
   std::string_view sector(std::uint32_t id) const;
+  // Sector ids[i] of a chain from start_offset; one past the file's end is an error naming the
+  // entry that links to it.
+  std::string_view chain_sector(const std::vector<std::uint32_t>& ids, std::size_t i, std::uint64_t start_offset,
+                                const char* what) const;
+  // The truncation a sector id past the file's end shows: the message, naming what it is.
+  std::string past_the_end(const std::string& what, std::uint32_t id) const;
   [[noreturn]] void fail(const std::string& part, std::uint64_t offset, const std::string& message) const;
   // Charges bytes held to the memory budget (if any); the error names part and offset.
   void charge(std::uint64_t bytes, const char* part, std::uint64_t offset) const;
@@ -58,6 +64,7 @@ class CfbReader {
   std::vector<std::uint32_t> fat_;
   std::vector<std::uint32_t> mini_fat_;
   std::vector<std::uint32_t> fat_sectors_, mini_fat_sectors_;  // where their entries are stored
+  std::vector<std::uint64_t> fat_sector_listed_at_;            // where each FAT sector's id is written
   std::vector<Entry> entries_;
 };
 
