@@ -127,21 +127,11 @@ TEST(Cfb, ChainAndSizeErrorsNameTheOffendingBytes) {
 // A file cut short is reported as truncated, at the entry that points past its end.
 TEST(Cfb, ACutShortFileSaysItIsTruncatedWhereItIsReferenced) {
   const std::string file = write_cfb(std::string(8192, 'x'));  // the stream's 16 sectors, then the FAT and directory
-  const auto error_of = [](const std::string& bytes, auto&& read) {
-    try {
-      read(bytes);
-    } catch (const Error& e) {
-      return e;
-    }
-    ADD_FAILURE() << "read";
-    return Error(ErrorKind::usage, {}, "");
-  };
-  const auto open = [](const std::string& bytes) { CfbReader reader(bytes); };
-  Error e = error_of(file.substr(0, 512), open);
+  Error e = stream_error(file.substr(0, 512));
   EXPECT_EQ(e.context().part, "CFB header");
   EXPECT_NE(e.message().find("truncated"), std::string::npos) << e.what();
   // The FAT is gone: the header's first FAT slot (0x4C) names a sector past the end.
-  e = error_of(file.substr(0, 512 + 4096), open);
+  e = stream_error(file.substr(0, 512 + 4096));
   EXPECT_EQ(e.context().part, "CFB FAT");
   EXPECT_EQ(e.context().offset, 0x4Cu);
   EXPECT_NE(e.message().find("is past the end of the file (4608 bytes): the file is truncated"), std::string::npos) << e.what();
@@ -149,7 +139,7 @@ TEST(Cfb, ACutShortFileSaysItIsTruncatedWhereItIsReferenced) {
   std::string stated = file;
   const std::size_t directory = 512 * (1 + u32_at(file, 0x30));
   stated[directory + 128 + 121] = 0x7F;  // 32,512 + 0 bytes: more than the file
-  e = error_of(stated, [](const std::string& bytes) { CfbReader(bytes).read_stream(1); });
+  e = stream_error(stated);
   EXPECT_EQ(e.kind(), ErrorKind::format);
   EXPECT_EQ(e.context().offset, directory + 128 + 120);
   EXPECT_NE(e.message().find("stream \"Workbook\" states"), std::string::npos) << e.what();
