@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -55,7 +54,9 @@ double run_timed(const std::vector<std::string>& argv, const std::string& out) {
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    throw Error(ErrorKind::io, {argv[0], "", std::nullopt}, "exit status " + std::to_string(status) + " on " + argv.back());
+    const std::string how = WIFEXITED(status) ? "exit status " + std::to_string(WEXITSTATUS(status))
+                                              : "signal " + std::to_string(WTERMSIG(status));
+    throw Error(ErrorKind::io, {argv[0], "", std::nullopt}, how + " on " + argv.back());
   }
   return seconds;
 }
@@ -69,12 +70,23 @@ double median(std::vector<double> values) {
 void run_files_bench(const FilesFlags& flags) {
   const std::vector<std::string> paths = flags.files.paths();
   const std::string docconform = sibling_docconform();
-  const fs::path scratch = fs::temp_directory_path() / ("docconform-bench-files-" + std::to_string(::getpid()));
-  fs::create_directories(scratch);
+  // The scratch directory goes however the run ends (an error included).
+  struct Scratch {
+    fs::path path;
+    ~Scratch() {
+      std::error_code ignored;
+      fs::remove_all(path, ignored);
+    }
+  } scratch_dir{fs::path(temporary_directory()) / ("docconform-bench-files-" + std::to_string(::getpid()))};
+  const fs::path& scratch = scratch_dir.path;
+  if (std::error_code ec; !fs::create_directories(scratch, ec) && ec) {
+    throw Error(ErrorKind::io, {scratch.string(), "", std::nullopt}, "cannot create the scratch directory: " + ec.message());
+  }
   const std::string list = (scratch / "list").string(), one_out = (scratch / "one").string(), each_out = (scratch / "each").string();
   {
-    std::ofstream list_file(list);
-    for (const auto& path : paths) list_file << path << "\n";
+    std::string listed;
+    for (const auto& path : paths) listed += path + "\n";
+    write_file(list, listed);
   }
   const std::vector<std::string> one_process{docconform, "digest", flags.format, "--threads", std::to_string(flags.threads),
                                              "--files-from", list};
@@ -95,7 +107,6 @@ void run_files_bench(const FilesFlags& flags) {
   std::istringstream lines(read_file(one_out));
   std::string one_digests;
   for (std::string line; std::getline(lines, line);) one_digests += line.substr(0, line.find(' ')) + "\n";
-  fs::remove_all(scratch);
   if (one_digests != each_digests) throw Error(ErrorKind::format, {}, "the digests of one process and of a process per file differ");
 
   const nlohmann::json out{{"bench", "files"},

@@ -31,7 +31,7 @@ std::string sibling_docconform() { return (fs::path(self_executable()).parent_pa
 
 PeerRun run_peer(const Adapter& adapter, const std::string& format, const std::string& file, const PeerOptions& options) {
   static std::atomic<unsigned> serial{0};
-  const std::string phase_file = (fs::temp_directory_path() / ("docconform-bench-phases-" + std::to_string(::getpid()) + "-" +
+  const std::string phase_file = (fs::path(cli::temporary_directory()) / ("docconform-bench-phases-" + std::to_string(::getpid()) + "-" +
                                                                std::to_string(serial.fetch_add(1))))
                                      .string();
   fs::remove(phase_file);

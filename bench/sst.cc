@@ -40,7 +40,7 @@ struct BenchOptions {
   int repeat = 7;
   bool poi = true;
   bool json = false;
-  std::string dir = fs::temp_directory_path().string();
+  std::string dir;  // empty: $TMPDIR
   PeerOptions peers;  // root and docconform as given (empty: found)
 };
 
@@ -331,7 +331,7 @@ void add_sst_bench(CLI::App& app) {
   bench_cmd->add_option("--sink", o->sinks, "Comma-separated sinks: memory,file,stream,zlib,lz4")->delimiter(',');
   bench_cmd->add_option("--repeat", o->repeat, "Timed runs per writer x sink (after one warm-up)")->capture_default_str()->transform(integer_range(1, max_repeats_option));
   bench_cmd->add_flag("!--no-poi", o->poi, "Skip the Apache POI measurement");
-  bench_cmd->add_option("--dir", o->dir, "Directory for the file sinks' output")->capture_default_str();
+  bench_cmd->add_option("--dir", o->dir, "Directory for the file sinks' output (default: $TMPDIR, else /tmp)");
   bench_cmd->add_option("--root", o->peers.root, root_option_help);
   bench_cmd->add_option("--docconform", o->peers.docconform, "The docconform CLI the adapters call (default: the one beside this program)");
   bench_cmd->add_flag("--json", o->json, "One JSON object on stdout");
@@ -339,6 +339,7 @@ void add_sst_bench(CLI::App& app) {
     BenchOptions options = *o;
     if (options.poi) options.peers.root = resolve_root(options.peers.root);  // before the measurements
     if (options.repeat < 1) throw Error(ErrorKind::usage, {}, "--repeat must be at least 1");
+    if (options.dir.empty()) options.dir = temporary_directory();
     bench(options);
   });
 }

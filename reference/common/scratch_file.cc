@@ -20,8 +20,8 @@ std::string temporary_directory() {
 
 }  // namespace
 
-ScratchFile::ScratchFile(std::string use) : use_(std::move(use)) {
-  const std::string dir = temporary_directory();
+ScratchFile::ScratchFile(std::string use) : use_(std::move(use)), dir_(temporary_directory()) {
+  const std::string& dir = dir_;
   fd_ = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
   if (fd_ < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {  // no O_TMPFILE here
     std::string name = dir + "/docconform-XXXXXX";
@@ -98,7 +98,9 @@ void ScratchFile::truncate(std::uint64_t size) {
 }
 
 void ScratchFile::fail(const std::string& what, int error) const {
-  throw Error(ErrorKind::io, {}, use_ + ": " + what + ": " + std::strerror(error));
+  // Where it is, unless the message says already: a full $TMPDIR is the usual cause.
+  const std::string where = what.find(dir_) == std::string::npos ? " (in " + dir_ + ")" : "";
+  throw Error(ErrorKind::io, {}, use_ + ": " + what + where + ": " + std::strerror(error));
 }
 
 }  // namespace docconform

@@ -38,6 +38,7 @@ class ScratchFile {
   [[noreturn]] void fail(const std::string& what, int error) const;
 
   std::string use_;
+  std::string dir_;  // $TMPDIR or /tmp
   int fd_ = -1;
   std::string buffer_;
   std::uint64_t written_ = 0;

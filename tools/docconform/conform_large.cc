@@ -57,7 +57,7 @@ fs::path default_large_dir(const std::string& root) {
   const char* home = std::getenv("HOME");
   const fs::path cache = xdg != nullptr && *xdg != '\0'   ? fs::path(xdg)
                          : home != nullptr && *home != '\0' ? fs::path(home) / ".cache"
-                                                           : fs::temp_directory_path();
+                                                           : fs::path(temporary_directory());
   return cache / "docconform" / "large-cases";
 }
 

@@ -169,8 +169,10 @@ class ScratchDir {
  public:
   ScratchDir() {
     static std::atomic<unsigned> serial{0};
-    path_ = (fs::temp_directory_path() / ("docconform-mine-" + std::to_string(::getpid()) + "-" + std::to_string(serial++))).string();
-    fs::create_directories(path_);
+    path_ = (fs::path(temporary_directory()) / ("docconform-mine-" + std::to_string(::getpid()) + "-" + std::to_string(serial++))).string();
+    std::error_code ec;
+    fs::create_directories(path_, ec);
+    if (ec) throw Error(ErrorKind::io, {path_, "", std::nullopt}, "cannot create the directory for the mutants: " + ec.message());
   }
   ~ScratchDir() {
     std::error_code ignored;

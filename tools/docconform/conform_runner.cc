@@ -107,7 +107,7 @@ void time_phases(Result& r, const CaseFile& c, const Adapter& impl, const RunOpt
     }
   } else {
     static std::atomic<unsigned> serial{0};
-    const std::string file = (fs::temp_directory_path() / ("docconform-phases-" + std::to_string(::getpid()) + "-" +
+    const std::string file = (fs::path(temporary_directory()) / ("docconform-phases-" + std::to_string(::getpid()) + "-" +
                                                            std::to_string(serial.fetch_add(1)))).string();
     fs::remove(file);
     const ProcessResult p = run_process(adapter_argv(impl, c.format, c.path, options.root, options.docconform_binary), limits,
