@@ -2,6 +2,7 @@
 
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <new>
 #include <string>
@@ -78,6 +79,10 @@ int run_program(CLI::App& app, int argc, char** argv, const char* name) {
     return report(Error(ErrorKind::limit, {}, "memory allocation failed while running `" + command_words(app) +
                                                   "` (out of memory)"),
                   name);
+  } catch (const std::filesystem::filesystem_error& e) {
+    // A directory that cannot be made or listed, a file that cannot be removed: the system's
+    // reason, with the path it concerns.
+    return report(Error(ErrorKind::io, {e.path1().string(), "", std::nullopt}, e.code().message()), name);
   } catch (const std::exception& e) {
     std::fflush(stdout);
     std::cerr << name << ": internal error: " << e.what() << "\n";

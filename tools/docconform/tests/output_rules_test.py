@@ -259,6 +259,15 @@ def golden_update_on_a_full_file_system_keeps_the_dumps(work):
 
 
 @case
+def a_directory_that_cannot_be_made_is_an_io_error(work):
+    # Not an internal error: the system's reason, with the path.
+    blocker = os.path.join(work, "file")
+    open(blocker, "wb").close()
+    run(["conform", "mine", "--root", ROOT, "--format", "utf8", "--impl", "reference", "--seconds", "1", "--out", os.path.join(blocker, "x")],
+        74, f"{blocker}/x/utf8: io error: Not a directory", stdout=subprocess.DEVNULL)
+
+
+@case
 def golden_refuses_a_ledger_it_cannot_read(work):
     root = os.path.join(work, "root")
     for part in ("conformance/cases/utf8", "golden/utf8"):
