@@ -236,11 +236,15 @@ TEST(WriterEquivalence, FileSinksAllocateWhatTheyExpectAndGiveBackTheRest) {
     const std::string path = (dir / to_string(kind)).string();
     auto sink = make_file_sink(kind, path);
     sink->expect(8u << 20);
-    // Until finish() the bytes go to the sink's temporary file beside path (".<name>.*.tmp").
+    // Until finish() the bytes go to the sink's temporary file beside path, unnamed until then:
+    // the descriptor of this process open on a file of dir.
     std::string temporary;
-    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-      if (entry.path().filename().string().starts_with("." + std::string(to_string(kind)) + ".")) temporary = entry.path().string();
+    for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd")) {
+      std::error_code ec;
+      const auto target = std::filesystem::read_symlink(entry.path(), ec);
+      if (!ec && target.string().starts_with(dir.string() + "/")) temporary = entry.path().string();
     }
+    ASSERT_FALSE(temporary.empty()) << to_string(kind);
     EXPECT_GE(allocated_bytes(temporary), 8u << 20) << to_string(kind);
     std::uint8_t* record = sink->claim(4 + 300);
     std::memset(record, 0x2A, 4 + 300);
