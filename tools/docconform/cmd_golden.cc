@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "cli_util.h"
-#include "docconform/output_file.h"
 #include "commands.h"
 #include "conform_adapters.h"
 #include "conform_report.h"
@@ -205,21 +204,19 @@ void update(const GoldenOptions& options) {
     fresh.header = ledger.header.empty()
                        ? "# docconform golden digests for format " + format.name + "\n# case  expectation\n"
                        : ledger.header;
-    // Every changed file is written to a temporary file first, and all are put in place, the
-    // ledger last, only once each was written whole: a full disk or an error on the way leaves
-    // golden/ as it was. Unchanged dumps are not rewritten.
-    std::vector<std::unique_ptr<OutputFile>> staged;
+    // The changed files are written together, the ledger last (write_files): a full disk or an
+    // error on the way leaves golden/ as it was. Unchanged dumps are not rewritten.
+    std::vector<std::pair<std::string, std::string>> changed_files;
     std::vector<fs::path> stale;  // readable dumps to remove once the ledger is in place
-    const auto stage = [&](const fs::path& path, std::string_view bytes) {
+    const auto stage = [&](const fs::path& path, std::string bytes) {
       std::error_code ec;
       fs::create_directories(path.parent_path(), ec);
       check_fs(ec, path.parent_path(), "cannot create the directory");
-      staged.push_back(std::make_unique<OutputFile>(path.string()));
-      staged.back()->write(bytes);
+      changed_files.emplace_back(path.string(), std::move(bytes));
     };
     int changed = 0;
     for (const auto& c : discover_cases(options.root, {format.name}, "")) {
-      const InProcessOutcome outcome = dump_in_process(format, c.path, true);
+      InProcessOutcome outcome = dump_in_process(format, c.path, true);
       fresh.entries[c.name] = outcome.digest;
       const auto old = ledger.entries.find(c.name);
       if (old == ledger.entries.end() || old->second != outcome.digest) {
@@ -232,7 +229,7 @@ void update(const GoldenOptions& options) {
       if (outcome.dump.empty()) {
         if (present) stale.push_back(readable);
       } else if (present != outcome.dump) {
-        stage(readable, outcome.dump);
+        stage(readable, std::move(outcome.dump));
       }
     }
     // The readable dumps of cases that are gone.
@@ -245,8 +242,8 @@ void update(const GoldenOptions& options) {
       check_fs(ec, dir, "cannot list the directory");
     }
     if (fresh.entries.empty() && ledger.entries.empty()) continue;
-    if (const std::string text = ledger_text(fresh); read_file_if_present(ledger_path.string()) != text) stage(ledger_path, text);
-    for (const auto& file : staged) file->commit();
+    if (std::string text = ledger_text(fresh); read_file_if_present(ledger_path.string()) != text) stage(ledger_path, std::move(text));
+    write_files(changed_files);
     for (const fs::path& path : stale) {
       std::error_code ec;
       fs::remove(path, ec);
