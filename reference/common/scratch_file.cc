@@ -21,14 +21,13 @@ std::string temporary_directory() {
 }  // namespace
 
 ScratchFile::ScratchFile(std::string use) : use_(std::move(use)), dir_(temporary_directory()) {
-  const std::string& dir = dir_;
-  fd_ = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  fd_ = ::open(dir_.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
   if (fd_ < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {  // no O_TMPFILE here
-    std::string name = dir + "/docconform-XXXXXX";
+    std::string name = dir_ + "/docconform-XXXXXX";
     fd_ = ::mkostemp(name.data(), O_CLOEXEC);
     if (fd_ >= 0) ::unlink(name.c_str());
   }
-  if (fd_ < 0) fail("cannot be created in " + dir, errno);
+  if (fd_ < 0) fail("cannot be created", errno);
 }
 
 ScratchFile::~ScratchFile() { ::close(fd_); }
@@ -65,7 +64,7 @@ void ScratchFile::read(std::uint64_t offset, void* out, std::size_t size) {
     const ssize_t n = ::pread(fd_, to, std::min<std::size_t>(size, 1u << 30), static_cast<off_t>(offset));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) fail("read failed", errno);
-    if (n == 0) fail("read failed: it is shorter than was written", EIO);
+    if (n == 0) fail("read failed (it is shorter than was written)", EIO);
     to += n;
     size -= static_cast<std::size_t>(n);
     offset += static_cast<std::uint64_t>(n);
@@ -98,9 +97,8 @@ void ScratchFile::truncate(std::uint64_t size) {
 }
 
 void ScratchFile::fail(const std::string& what, int error) const {
-  // Where it is, unless the message says already: a full $TMPDIR is the usual cause.
-  const std::string where = what.find(dir_) == std::string::npos ? " (in " + dir_ + ")" : "";
-  throw Error(ErrorKind::io, {}, use_ + ": " + what + where + ": " + std::strerror(error));
+  // Where it is: a full or missing $TMPDIR is the usual cause.
+  throw Error(ErrorKind::io, {}, use_ + ": " + what + " in " + dir_ + ": " + std::strerror(error));
 }
 
 }  // namespace docconform
