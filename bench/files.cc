@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "bench_commands.h"
+#include "common/scratch_file.h"
 #include "cli_util.h"
 #include "docconform/error.h"
 #include "dump_files.h"

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_commands.h"
+#include "common/scratch_file.h"
 #include "cli_util.h"
 #include "conform_runner.h"
 #include "docconform/error.h"
@@ -31,7 +32,7 @@ std::string sibling_docconform() { return (fs::path(self_executable()).parent_pa
 
 PeerRun run_peer(const Adapter& adapter, const std::string& format, const std::string& file, const PeerOptions& options) {
   static std::atomic<unsigned> serial{0};
-  const std::string phase_file = (fs::path(cli::temporary_directory()) / ("docconform-bench-phases-" + std::to_string(::getpid()) + "-" +
+  const std::string phase_file = (fs::path(temporary_directory()) / ("docconform-bench-phases-" + std::to_string(::getpid()) + "-" +
                                                                std::to_string(serial.fetch_add(1))))
                                      .string();
   fs::remove(phase_file);

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "bench_commands.h"
+#include "common/scratch_file.h"
 #include "cli_util.h"
 #include "peers.h"
 #include "run_timing.h"

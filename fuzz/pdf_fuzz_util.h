@@ -10,6 +10,7 @@
 #include <string>
 #include <utility>
 
+#include "common/scratch_file.h"
 #include "docconform/error.h"
 #include "docconform/pdf/dump.h"
 #include "docconform/sha256.h"
@@ -21,8 +22,7 @@ namespace docconform::fuzz {
 class ScratchPdf {
  public:
   explicit ScratchPdf(const char* tag) {
-    const char* dir = std::getenv("TMPDIR");
-    path_ = std::string(dir != nullptr ? dir : "/tmp") + "/docconform_fuzz_" + tag + "_" + std::to_string(::getpid()) + ".pdf";
+    path_ = temporary_directory() + "/docconform_fuzz_" + tag + "_" + std::to_string(::getpid()) + ".pdf";
   }
   ScratchPdf(const ScratchPdf&) = delete;
   ScratchPdf& operator=(const ScratchPdf&) = delete;

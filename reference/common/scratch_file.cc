@@ -1,6 +1,7 @@
 #include "common/scratch_file.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,16 +12,24 @@
 #include "docconform/error.h"
 
 namespace docconform {
-namespace {
 
 std::string temporary_directory() {
-  const char* dir = std::getenv("TMPDIR");
-  return dir != nullptr && *dir != '\0' ? dir : "/tmp";
+  const char* tmpdir = std::getenv("TMPDIR");
+  std::string dir = tmpdir != nullptr && *tmpdir != '\0' ? tmpdir : "/tmp";
+  struct stat st{};
+  if (::stat(dir.c_str(), &st) != 0) {
+    throw Error(ErrorKind::io, {dir, "", std::nullopt}, std::string("the temporary directory ($TMPDIR): ") + std::strerror(errno));
+  }
+  if (!S_ISDIR(st.st_mode)) throw Error(ErrorKind::io, {dir, "", std::nullopt}, "the temporary directory ($TMPDIR): not a directory");
+  return dir;
 }
 
-}  // namespace
-
-ScratchFile::ScratchFile(std::string use) : use_(std::move(use)), dir_(temporary_directory()) {
+ScratchFile::ScratchFile(std::string use) : use_(std::move(use)) {
+  try {
+    dir_ = temporary_directory();
+  } catch (const Error& e) {  // named by its use, so that the loader's context (file, part) comes first
+    throw Error(ErrorKind::io, {}, use_ + ": " + e.context().file + ": " + e.message());
+  }
   fd_ = ::open(dir_.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
   if (fd_ < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {  // no O_TMPFILE here
     std::string name = dir_ + "/docconform-XXXXXX";

@@ -12,6 +12,9 @@
 
 namespace docconform {
 
+// Where scratch goes: $TMPDIR, else /tmp. One that is not a directory is Error(io) naming it.
+std::string temporary_directory();
+
 class ScratchFile {
  public:
   // use names the file in errors ("the shared string table's temporary file").

@@ -65,17 +65,6 @@ void write_files(const std::vector<std::pair<std::string, std::string>>& outputs
   for (const auto& out : staged) out->commit();
 }
 
-std::string temporary_directory() {
-  std::error_code ec;
-  const std::filesystem::path dir = std::filesystem::temp_directory_path(ec);
-  if (ec) {
-    const char* tmpdir = std::getenv("TMPDIR");
-    throw Error(ErrorKind::io, {tmpdir != nullptr ? tmpdir : "/tmp", "", std::nullopt},
-                "the temporary directory ($TMPDIR): " + ec.message());
-  }
-  return dir.string();
-}
-
 void probe_output(const std::string& path) {
   if (path.empty() || path == "-") return;
   std::error_code ec;

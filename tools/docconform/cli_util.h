@@ -29,8 +29,6 @@ void write_files(const std::vector<std::pair<std::string, std::string>>& outputs
 // after a long run: a temporary file is made there and removed, as the output's own writing
 // does. A FIFO or a device is left unopened.
 void probe_output(const std::string& path);
-// $TMPDIR, else /tmp; a $TMPDIR that is not a directory is Error(io) naming it.
-std::string temporary_directory();
 
 // Parses "C3 28", "c328" or "0xC3,0x28" into bytes; throws Error(usage) on bad digits.
 std::string parse_hex_bytes(const std::string& text);

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli_util.h"
+#include "common/scratch_file.h"
 #include "docconform/error.h"
 #include "golden_ledger.h"
 

@@ -13,6 +13,7 @@
 #include <system_error>
 
 #include "cli_util.h"
+#include "common/scratch_file.h"
 #include "docconform/error.h"
 #include "docconform/sha256.h"
 #include "formats.h"

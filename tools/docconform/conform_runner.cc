@@ -18,6 +18,7 @@
 #include <mutex>
 
 #include "docconform/canonical.h"
+#include "common/scratch_file.h"
 #include "docconform/error.h"
 #include "docconform/parallel.h"
 #include "docconform/sha256.h"

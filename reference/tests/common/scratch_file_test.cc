@@ -1,12 +1,13 @@
 // ScratchFile: what was appended reads back at any offset or whole, written out or still
 // buffered, after any truncation; it leaves no name behind; a directory it cannot use is
-// Error(io) naming its use.
+// Error(io) naming it. Scratch goes to $TMPDIR, else /tmp.
 #include "common/scratch_file.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -92,11 +93,49 @@ TEST(ScratchFile, LeavesNoNameInItsDirectory) {
     ADD_FAILURE() << "made in a directory that does not exist";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::io);
-    EXPECT_NE(std::string(e.what()).find("test scratch: cannot be created in /nonexistent-directory"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("test scratch: /nonexistent-directory: the temporary directory"), std::string::npos)
         << e.what();
   }
   saved != nullptr ? ::setenv("TMPDIR", old.c_str(), 1) : ::unsetenv("TMPDIR");
   std::filesystem::remove_all(dir);
+}
+
+class TemporaryDirectory : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (const char* value = std::getenv("TMPDIR")) previous_ = value;
+  }
+  void TearDown() override {
+    if (previous_) {
+      ::setenv("TMPDIR", previous_->c_str(), 1);
+    } else {
+      ::unsetenv("TMPDIR");
+    }
+  }
+  std::optional<std::string> previous_;
+};
+
+TEST_F(TemporaryDirectory, IsTmpdirElseTmp) {
+  ::setenv("TMPDIR", "/", 1);
+  EXPECT_EQ(temporary_directory(), "/");
+  ::setenv("TMPDIR", "", 1);
+  EXPECT_EQ(temporary_directory(), "/tmp");
+  ::unsetenv("TMPDIR");
+  EXPECT_EQ(temporary_directory(), "/tmp");
+}
+
+TEST_F(TemporaryDirectory, ATmpdirThatIsNoDirectoryIsAnIoErrorNamingIt) {
+  for (const char* dir : {"/nonexistent-docconform-tmpdir", "/dev/null"}) {
+    ::setenv("TMPDIR", dir, 1);
+    try {
+      temporary_directory();
+      ADD_FAILURE() << "no error for " << dir;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::io);
+      EXPECT_EQ(e.context().file, dir);
+      EXPECT_NE(e.message().find("$TMPDIR"), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace

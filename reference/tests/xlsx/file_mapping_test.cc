@@ -4,10 +4,10 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include <cstdlib>
 #include <fstream>
 #include <string>
 
+#include "common/scratch_file.h"
 #include "docconform/error.h"
 #include "docconform/truncation_guard.h"
 #include "tests/common/not_a_file.h"
@@ -19,8 +19,7 @@ namespace {
 TEST(XlsxFileMapping, TruncationWhileMappedIsAnErrorNamingTheFile) {
   install_truncation_guard();
   const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-  std::string path = (std::getenv("TMPDIR") ? std::string(std::getenv("TMPDIR")) : std::string("/tmp")) +
-                     "/docconform-mapping-XXXXXX";
+  std::string path = temporary_directory() + "/docconform-mapping-XXXXXX";
   const int fd = ::mkstemp(path.data());
   ASSERT_GE(fd, 0);
   ::close(fd);
