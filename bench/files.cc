@@ -71,18 +71,8 @@ double median(std::vector<double> values) {
 void run_files_bench(const FilesFlags& flags) {
   const std::vector<std::string> paths = flags.files.paths();
   const std::string docconform = sibling_docconform();
-  // The scratch directory goes however the run ends (an error included).
-  struct Scratch {
-    fs::path path;
-    ~Scratch() {
-      std::error_code ignored;
-      fs::remove_all(path, ignored);
-    }
-  } scratch_dir{fs::path(temporary_directory()) / ("docconform-bench-files-" + std::to_string(::getpid()))};
-  const fs::path& scratch = scratch_dir.path;
-  if (std::error_code ec; !fs::create_directories(scratch, ec) && ec) {
-    throw Error(ErrorKind::io, {scratch.string(), "", std::nullopt}, "cannot create the scratch directory: " + ec.message());
-  }
+  const ScratchDirectory scratch_dir("docconform-bench-files-");
+  const fs::path scratch = scratch_dir.path();
   const std::string list = (scratch / "list").string(), one_out = (scratch / "one").string(), each_out = (scratch / "each").string();
   {
     std::string listed;

@@ -2,10 +2,7 @@
 // say), each reporting its phases, beside the reference timing the same phases in-process.
 #include "peers.h"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <atomic>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -31,11 +28,8 @@ std::vector<Adapter> suite_adapters(const std::string& root) {
 std::string sibling_docconform() { return (fs::path(self_executable()).parent_path() / "docconform").string(); }
 
 PeerRun run_peer(const Adapter& adapter, const std::string& format, const std::string& file, const PeerOptions& options) {
-  static std::atomic<unsigned> serial{0};
-  const std::string phase_file = (fs::path(temporary_directory()) / ("docconform-bench-phases-" + std::to_string(::getpid()) + "-" +
-                                                               std::to_string(serial.fetch_add(1))))
-                                     .string();
-  fs::remove(phase_file);
+  const ScratchDirectory scratch("docconform-bench-phases-");
+  const std::string phase_file = (fs::path(scratch.path()) / "phases").string();
   const ProcessResult p = run_process(adapter_argv(adapter, format, file, options.root, options.docconform), options.limits,
                                       {std::string(phase_file_variable) + "=" + phase_file});
   PeerRun run;
@@ -62,7 +56,6 @@ PeerRun run_peer(const Adapter& adapter, const std::string& format, const std::s
     run.status = p.exit_code == 1 ? "rejected" : p.exit_code == 2 ? "unsupported" : "failed";
     run.detail = (run.status == "failed" ? "exit " + std::to_string(p.exit_code) + ": " : "") + last_err;
   }
-  fs::remove(phase_file);
   return run;
 }
 

@@ -81,9 +81,10 @@ std::vector<Run> measure(const SstTable& table, WriterKind writer, const std::ve
     MemorySink* memory = nullptr;
     bool floor = false;
   };
+  const ScratchDirectory scratch("docconform-bench-sst-", o.dir);
   std::vector<Target> targets;
   for (const SinkKind kind : kinds) {
-    targets.push_back({kind, (fs::path(o.dir) / ("docconform-bench-sst-" + std::to_string(::getpid()) + "." + to_string(kind))).string(), nullptr, nullptr});
+    targets.push_back({kind, (fs::path(scratch.path()) / (std::string("sst.") + to_string(kind))).string(), nullptr, nullptr});
   }
   if (floor_bytes != nullptr) targets.push_back({SinkKind::memory, "", nullptr, nullptr, true});
   std::vector<Run> runs(targets.size());
@@ -150,7 +151,8 @@ double paired(const Run& a, const Run& b, bool cpu) {
 PeerRun run_poi(const std::string& sst_records, const BenchOptions& o) {
   PeerOptions options = o.peers;
   if (options.docconform.empty()) options.docconform = sibling_docconform();
-  const std::string path = (fs::path(o.dir) / ("docconform-bench-sst-" + std::to_string(::getpid()) + ".poi.sst")).string();
+  const ScratchDirectory scratch("docconform-bench-sst-", o.dir);
+  const std::string path = (fs::path(scratch.path()) / "poi.sst").string();
   write_file(path, sst_records);
   PeerRun run;
   run.impl = "poi";
@@ -163,7 +165,6 @@ PeerRun run_poi(const std::string& sst_records, const BenchOptions& o) {
       run = run_peer(adapter, "sst", path, options);
     }
   }
-  fs::remove(path);
   if (run.status == "ok" && find_phase(run.phases, "sst_serialize") == nullptr) {
     run.status = "failed";
     run.detail = "no sst_serialize phase reported";

@@ -3,80 +3,24 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
-#include <signal.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <mutex>
 #include <streambuf>
 #include <vector>
 
+#include "common/signal_cleanup.h"
 #include "docconform/error.h"
 
 namespace docconform {
 namespace {
-
-constexpr int cleanup_signals[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGXFSZ};
-
-// The temporary files of outputs not yet committed, read by the signal handler: lock-free
-// atomics only. A slot's fields are written while it is `filling` and left alone while `live`.
-enum SlotState : int { free_slot, filling, live };
-struct Slot {
-  std::atomic<int> state{free_slot};
-  pid_t owner = 0;  // a forked child must not remove its parent's files
-  int directory = -1;
-  char name[NAME_MAX + 1] = {};
-};
-constexpr std::size_t slot_count = 256;
-Slot slots[slot_count];
-
-Slot* claim_slot(int directory, const std::string& name) {
-  for (Slot& slot : slots) {
-    int expected = free_slot;
-    if (!slot.state.compare_exchange_strong(expected, filling, std::memory_order_acq_rel)) continue;
-    slot.owner = ::getpid();
-    slot.directory = directory;
-    std::memcpy(slot.name, name.c_str(), name.size() + 1);
-    slot.state.store(live, std::memory_order_release);
-    return &slot;
-  }
-  return nullptr;
-}
-
-void on_cleanup_signal(int signal) {
-  const int saved = errno;
-  remove_temporary_outputs();
-  errno = saved;
-  // SA_RESETHAND put back the default action; the signal, blocked while this handler runs, is
-  // delivered with it on return.
-  ::raise(signal);
-}
-
-// Blocks the cleanup signals on this thread while a temporary file is created and registered, so
-// a signal cannot come between the two.
-class CleanupSignalsBlocked {
- public:
-  CleanupSignalsBlocked() {
-    sigset_t set;
-    sigemptyset(&set);
-    for (const int signal : cleanup_signals) sigaddset(&set, signal);
-    ::pthread_sigmask(SIG_BLOCK, &set, &previous_);
-  }
-  ~CleanupSignalsBlocked() { ::pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
-  CleanupSignalsBlocked(const CleanupSignalsBlocked&) = delete;
-  CleanupSignalsBlocked& operator=(const CleanupSignalsBlocked&) = delete;
-
- private:
-  sigset_t previous_;
-};
 
 [[noreturn]] void fail(const std::string& name, const std::string& what, int error) {
   throw Error(ErrorKind::io, {name, "", std::nullopt}, what + ": " + std::strerror(error));
@@ -158,7 +102,7 @@ struct OutputFile::State {
   std::string parent;     // the directory as given, for messages
   std::string temporary;  // the temporary file's name, empty while it has none
   std::string target;
-  Slot* slot = nullptr;
+  CleanupEntry* cleanup = nullptr;
   bool replaces = false;
   bool reserved = false;
   bool failed = false;
@@ -170,9 +114,9 @@ struct OutputFile::State {
 
   ~State() {
     if (fd >= 0 && owns_fd) ::close(fd);
-    if (slot != nullptr) {
-      ::unlinkat(directory, temporary.c_str(), 0);  // before the slot is freed: a signal in between finds it gone
-      slot->state.store(free_slot, std::memory_order_release);
+    if (cleanup != nullptr) {
+      ::unlinkat(directory, temporary.c_str(), 0);  // before it is released: a signal in between finds it gone
+      release_cleanup(cleanup);
     }
     if (directory >= 0) ::close(directory);
   }
@@ -211,11 +155,11 @@ struct OutputFile::State {
         failed_with(what, errno);
       }
     }
-    slot = claim_slot(directory, temporary);
-    if (slot == nullptr) {
+    cleanup = register_cleanup(directory, temporary, CleanupKind::file);
+    if (cleanup == nullptr) {
       ::unlinkat(directory, temporary.c_str(), 0);
       temporary.clear();
-      throw Error(ErrorKind::io, {name, "", std::nullopt}, "more than " + std::to_string(slot_count) + " outputs open at once");
+      throw Error(ErrorKind::io, {name, "", std::nullopt}, "more than " + std::to_string(cleanup_capacity) + " outputs open at once");
     }
   }
 
@@ -309,8 +253,8 @@ struct OutputFile::State {
     if (::renameat(directory, temporary.c_str(), directory, target.c_str()) != 0) {
       failed_with("cannot rename the temporary file over it", errno);
     }
-    slot->state.store(free_slot, std::memory_order_release);
-    slot = nullptr;
+    release_cleanup(cleanup);
+    cleanup = nullptr;
     committed = true;
     // The rename is durable once the directory is.
     if (::fsync(directory) != 0 && errno != EINVAL) fail(name, "written, but syncing its directory failed", errno);
@@ -427,29 +371,6 @@ void close_standard_output() {
   if (failed_before) throw Error(ErrorKind::io, {"standard output", "", std::nullopt}, "write failed");
   // EBADF: there was no standard output to close, and nothing was written to it.
   if (std::fclose(stdout) != 0 && errno != EBADF) fail("standard output", "close failed", errno);
-}
-
-void install_output_cleanup() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    struct sigaction action {};
-    action.sa_handler = on_cleanup_signal;
-    action.sa_flags = SA_RESETHAND;
-    sigemptyset(&action.sa_mask);
-    for (const int signal : cleanup_signals) sigaddset(&action.sa_mask, signal);
-    for (const int signal : cleanup_signals) {
-      struct sigaction current {};
-      if (::sigaction(signal, nullptr, &current) != 0) continue;
-      if ((current.sa_flags & SA_SIGINFO) == 0 && current.sa_handler == SIG_DFL) ::sigaction(signal, &action, nullptr);
-    }
-  });
-}
-
-void remove_temporary_outputs() noexcept {
-  const pid_t self = ::getpid();
-  for (Slot& slot : slots) {
-    if (slot.state.load(std::memory_order_acquire) == live && slot.owner == self) ::unlinkat(slot.directory, slot.name, 0);
-  }
 }
 
 }  // namespace docconform

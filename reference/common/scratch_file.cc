@@ -8,7 +8,9 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 
+#include "common/signal_cleanup.h"
 #include "docconform/error.h"
 
 namespace docconform {
@@ -28,7 +30,7 @@ ScratchFile::ScratchFile(std::string use) : use_(std::move(use)) {
   try {
     dir_ = temporary_directory();
   } catch (const Error& e) {  // named by its use, so that the loader's context (file, part) comes first
-    throw Error(ErrorKind::io, {}, use_ + ": " + e.context().file + ": " + e.message());
+    throw Error(ErrorKind::io, {}, use_ + ": cannot be created in " + e.context().file + ": " + e.message());
   }
   fd_ = ::open(dir_.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
   if (fd_ < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {  // no O_TMPFILE here
@@ -108,6 +110,31 @@ void ScratchFile::truncate(std::uint64_t size) {
 void ScratchFile::fail(const std::string& what, int error) const {
   // Where it is: a full or missing $TMPDIR is the usual cause.
   throw Error(ErrorKind::io, {}, use_ + ": " + what + " in " + dir_ + ": " + std::strerror(error));
+}
+
+ScratchDirectory::ScratchDirectory(const std::string& prefix, const std::string& parent) {
+  const auto fail = [&](const std::string& why) {
+    if (parent_ >= 0) ::close(parent_);
+    throw Error(ErrorKind::io, {parent, "", std::nullopt}, "cannot make a scratch directory in it: " + why);
+  };
+  parent_ = ::open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (parent_ < 0) fail(std::strerror(errno));
+  const CleanupSignalsBlocked blocked;
+  std::string path = parent + "/" + prefix + "XXXXXX";
+  if (::mkdtemp(path.data()) == nullptr) fail(std::strerror(errno));
+  cleanup_ = register_cleanup(parent_, std::filesystem::path(path).filename().string(), CleanupKind::directory_of_files);
+  if (cleanup_ == nullptr) {
+    ::rmdir(path.c_str());
+    fail("more than " + std::to_string(cleanup_capacity) + " scratch paths at once");
+  }
+  path_ = std::move(path);
+}
+
+ScratchDirectory::~ScratchDirectory() {
+  std::error_code ignored;
+  std::filesystem::remove_all(path_, ignored);
+  release_cleanup(cleanup_);
+  ::close(parent_);
 }
 
 }  // namespace docconform

@@ -1,7 +1,8 @@
-// A temporary file for data too large to hold in memory, read back at offsets. It is created
-// without a name (O_TMPFILE, else removed as soon as it is opened) in $TMPDIR or /tmp, so
-// nothing is left behind however the process ends. Every call is checked: a failure is
-// Error(io) naming the file's use and the system's reason.
+// Scratch space in $TMPDIR or /tmp that nothing is left of however the process ends.
+// ScratchFile: a temporary file for data too large to hold in memory, read back at offsets. It
+// is created without a name (O_TMPFILE, else removed as soon as it is opened). Every call is
+// checked: a failure is Error(io) naming the file's use and the system's reason.
+// ScratchDirectory: a directory of files that other processes read by name.
 #pragma once
 
 #include <cstddef>
@@ -11,6 +12,8 @@
 #include <string_view>
 
 namespace docconform {
+
+struct CleanupEntry;
 
 // Where scratch goes: $TMPDIR, else /tmp. One that is not a directory is Error(io) naming it.
 std::string temporary_directory();
@@ -45,6 +48,25 @@ class ScratchFile {
   int fd_ = -1;
   std::string buffer_;
   std::uint64_t written_ = 0;
+};
+
+// A new directory for scratch files (files only) in `parent`, named <prefix><6 random
+// characters>. The destructor removes it with its files, and so does the signal cleanup of
+// install_output_cleanup() should a signal end the process. A failure to make it is Error(io)
+// naming the parent.
+class ScratchDirectory {
+ public:
+  explicit ScratchDirectory(const std::string& prefix, const std::string& parent = temporary_directory());
+  ~ScratchDirectory();
+  ScratchDirectory(const ScratchDirectory&) = delete;
+  ScratchDirectory& operator=(const ScratchDirectory&) = delete;
+
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  int parent_ = -1;  // which the signal cleanup removes it from
+  CleanupEntry* cleanup_ = nullptr;
 };
 
 }  // namespace docconform

@@ -1,9 +1,6 @@
 #include "conform_mine.h"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <atomic>
 #include <cstdio>
 #include <chrono>
 #include <filesystem>
@@ -163,28 +160,6 @@ class MineState {
   std::string dir_;
   std::map<std::string, std::string> signatures_;
   std::map<std::string, std::uint64_t> next_input_;
-};
-
-// A directory of the mutants being run, removed with everything in it.
-class ScratchDir {
- public:
-  ScratchDir() {
-    static std::atomic<unsigned> serial{0};
-    path_ = (fs::path(temporary_directory()) / ("docconform-mine-" + std::to_string(::getpid()) + "-" + std::to_string(serial++))).string();
-    std::error_code ec;
-    fs::create_directories(path_, ec);
-    if (ec) throw Error(ErrorKind::io, {path_, "", std::nullopt}, "cannot create the directory for the mutants: " + ec.message());
-  }
-  ~ScratchDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
 };
 
 struct Mutant {
@@ -381,7 +356,7 @@ class Campaign {
   RunOptions run_;
   RunReport report_;
   BatchPool pool_;
-  ScratchDir scratch_;
+  ScratchDirectory scratch_{"docconform-mine-"};  // the mutants being run
   MineFigures figures_;
   std::set<std::string> unstable_;  // signatures that a rerun did not give again
 };

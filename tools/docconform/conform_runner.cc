@@ -107,10 +107,8 @@ void time_phases(Result& r, const CaseFile& c, const Adapter& impl, const RunOpt
       failure = e.what();
     }
   } else {
-    static std::atomic<unsigned> serial{0};
-    const std::string file = (fs::path(temporary_directory()) / ("docconform-phases-" + std::to_string(::getpid()) + "-" +
-                                                           std::to_string(serial.fetch_add(1)))).string();
-    fs::remove(file);
+    const ScratchDirectory scratch("docconform-phases-");
+    const std::string file = (fs::path(scratch.path()) / "phases").string();
     const ProcessResult p = run_process(adapter_argv(impl, c.format, c.path, options.root, options.docconform_binary), limits,
                                         {std::string(phase_file_variable) + "=" + file});
     if (p.end != ProcessResult::End::exited || p.exit_code != 0) {
@@ -124,7 +122,6 @@ void time_phases(Result& r, const CaseFile& c, const Adapter& impl, const RunOpt
         failure = e.what();
       }
     }
-    fs::remove(file);
   }
   if (failure.empty() && digest != r.digest) failure = "a different dump (" + digest + ")";
   if (!failure.empty()) {

@@ -76,14 +76,15 @@ void write_output_file(const std::string& path, std::string_view bytes);
 void close_standard_output();
 
 // On SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE and SIGXFSZ, removes the temporary files of the
-// outputs not yet committed, then ends the process as the signal would. Installed only for the
+// outputs not yet committed (and the library's scratch directories), then ends the process as
+// the signal would. Installed only for the
 // signals whose action is still the default (a program's own handler or an ignored signal is
 // left alone). Opt-in, like the truncation guard: a library does not take over signals on its
 // own; the CLI installs it. Idempotent and thread-safe.
 void install_output_cleanup();
 
-// Removes the temporary files of every output of this process not yet committed. Async-signal
-// safe: for programs that handle those signals themselves.
+// Removes the temporary files of every output of this process not yet committed, and its
+// scratch directories. Async-signal safe: for programs that handle those signals themselves.
 void remove_temporary_outputs() noexcept;
 
 }  // namespace docconform

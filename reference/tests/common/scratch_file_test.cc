@@ -1,17 +1,22 @@
 // ScratchFile: what was appended reads back at any offset or whole, written out or still
 // buffered, after any truncation; it leaves no name behind; a directory it cannot use is
-// Error(io) naming it. Scratch goes to $TMPDIR, else /tmp.
+// Error(io) naming it. A ScratchDirectory goes with its files, at its end or when a signal ends
+// the process. Scratch goes to $TMPDIR, else /tmp.
 #include "common/scratch_file.h"
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "docconform/error.h"
+#include "docconform/output_file.h"
 
 namespace docconform {
 namespace {
@@ -93,7 +98,7 @@ TEST(ScratchFile, LeavesNoNameInItsDirectory) {
     ADD_FAILURE() << "made in a directory that does not exist";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::io);
-    EXPECT_NE(std::string(e.what()).find("test scratch: /nonexistent-directory: the temporary directory"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("test scratch: cannot be created in /nonexistent-directory: the temporary directory"), std::string::npos)
         << e.what();
   }
   saved != nullptr ? ::setenv("TMPDIR", old.c_str(), 1) : ::unsetenv("TMPDIR");
@@ -136,6 +141,79 @@ TEST_F(TemporaryDirectory, ATmpdirThatIsNoDirectoryIsAnIoErrorNamingIt) {
       EXPECT_NE(e.message().find("$TMPDIR"), std::string::npos) << e.what();
     }
   }
+}
+
+// A directory of its own as $TMPDIR for each test, the previous $TMPDIR put back after.
+class ScratchDirectoryTest : public TemporaryDirectory {
+ protected:
+  void SetUp() override {
+    TemporaryDirectory::SetUp();
+    dir_ = std::filesystem::temp_directory_path() / ("docconform-scratch-dir-test-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir_);
+    ::setenv("TMPDIR", dir_.c_str(), 1);
+  }
+  void TearDown() override {
+    TemporaryDirectory::TearDown();
+    std::filesystem::remove_all(dir_);
+  }
+  std::vector<std::string> left() const {
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(dir_)) names.push_back(entry.path().filename().string());
+    return names;
+  }
+  std::filesystem::path dir_;
+};
+
+// Enough files that reading the directory takes several calls.
+void fill(const ScratchDirectory& scratch) {
+  for (int i = 0; i < 300; ++i) write_output_file(scratch.path() + "/mutant-" + std::to_string(i) + ".xlsx", "bytes");
+}
+
+TEST_F(ScratchDirectoryTest, GoesWithItsFilesAtItsEnd) {
+  {
+    const ScratchDirectory scratch("docconform-test-");
+    EXPECT_EQ(std::filesystem::path(scratch.path()).parent_path(), dir_);
+    EXPECT_EQ(std::filesystem::path(scratch.path()).filename().string().rfind("docconform-test-", 0), 0u);
+    fill(scratch);
+    EXPECT_EQ(left().size(), 1u);
+  }
+  EXPECT_TRUE(left().empty());
+}
+
+// A child with a full scratch directory and an output being written into it is ended by a
+// signal: nothing of either is left.
+void expect_signal_leaves_nothing(int signal) {
+  int ready[2];
+  ASSERT_EQ(::pipe(ready), 0);
+  const pid_t child = ::fork();
+  if (child == 0) {
+    install_output_cleanup();
+    const ScratchDirectory scratch("docconform-test-");
+    fill(scratch);
+    OutputFile out(scratch.path() + "/being-written");
+    out.write("part");
+    if (::write(ready[1], "r", 1) != 1) ::_exit(2);
+    for (;;) ::pause();
+  }
+  char byte = 0;
+  ASSERT_EQ(::read(ready[0], &byte, 1), 1);
+  ::kill(child, signal);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  ::close(ready[0]);
+  ::close(ready[1]);
+  ASSERT_TRUE(WIFSIGNALED(status)) << status;
+  EXPECT_EQ(WTERMSIG(status), signal);
+}
+
+TEST_F(ScratchDirectoryTest, GoesWithItsFilesWhenSigtermEndsTheProcess) {
+  expect_signal_leaves_nothing(SIGTERM);
+  EXPECT_TRUE(left().empty()) << left().front();
+}
+
+TEST_F(ScratchDirectoryTest, GoesWithItsFilesWhenSigintEndsTheProcess) {
+  expect_signal_leaves_nothing(SIGINT);
+  EXPECT_TRUE(left().empty()) << left().front();
 }
 
 }  // namespace

@@ -6,30 +6,53 @@ Usage: conform_mine_cli.py DOCCONFORM ROOT
 A campaign of a few seconds from one generated seed workbook must find the disagreement, keep it
 once (one minimisation, one candidate: the signature index dedupes), minimise it (the candidate is
 much smaller than the seed and still shows the signature) and write its metadata; a second run
-resumes after the first one's inputs and keeps nothing new. Prints 'N passed, N failed'; exits 1
+resumes after the first one's inputs and keeps nothing new. A campaign ended by SIGINT or SIGTERM
+leaves nothing in $TMPDIR. Prints 'N passed, N failed'; exits 1
 on any failure.
 """
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 from conform_cli import FAKES, MEMORY_ARGS, check
 
 SIGNATURE = "mixed | reference=accepts:A planted=accepts:B | A~B:cells"
 
 
-def mine(docconform, root, scratch, seeds, out, report):
+def mine_command(docconform, root, scratch, seeds, out, report, seconds=3):
     manifest = os.path.join(scratch, "planted.tsv")
     script = os.path.join(FAKES, "mine_planted.py")
     with open(manifest, "w") as f:
         f.write("planted\txlsx\tthird-party\tnogate\t-\t/usr/bin/python3 %s {input} {docconform} {root}\t-\t-\t"
                 "/usr/bin/python3 %s --batch {docconform} {root}\n" % (script, script))
-    return subprocess.run([docconform, "conform", "mine", "--root", root, "--format", "xlsx", "--impl", "planted",
-                           "--adapters", manifest, "--seeds", seeds, "--out", out, "--seconds", "3", "--seed", "7",
-                           "-j", "2", "--minimize-seconds", "60", "--json", report, *MEMORY_ARGS],
-                          capture_output=True, text=True)
+    return [docconform, "conform", "mine", "--root", root, "--format", "xlsx", "--impl", "planted",
+            "--adapters", manifest, "--seeds", seeds, "--out", out, "--seconds", str(seconds), "--seed", "7",
+            "-j", "2", "--minimize-seconds", "60", "--json", report, *MEMORY_ARGS]
+
+
+def mine(docconform, root, scratch, seeds, out, report):
+    return subprocess.run(mine_command(docconform, root, scratch, seeds, out, report), capture_output=True, text=True)
+
+
+def interrupted_mine_leaves_no_scratch(docconform, root, scratch, seeds, signal_number):
+    """A campaign stopped while its mutants are on disk: its scratch directory goes with it."""
+    tmpdir = os.path.join(scratch, "tmp-%d" % signal_number)
+    os.makedirs(tmpdir)
+    command = mine_command(docconform, root, scratch, seeds, os.path.join(scratch, "stopped"), os.path.join(scratch, "s.json"), 60)
+    p = subprocess.Popen(command, env=dict(os.environ, TMPDIR=tmpdir), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not any(os.listdir(os.path.join(tmpdir, d)) for d in os.listdir(tmpdir)):
+        time.sleep(0.05)
+    held = {d: os.listdir(os.path.join(tmpdir, d)) for d in os.listdir(tmpdir)}
+    p.send_signal(signal_number)
+    p.communicate(timeout=60)
+    check(any(held.values()), "mutants on disk before the signal: %s" % held)
+    check(p.returncode == -signal_number and os.listdir(tmpdir) == [],
+          "after signal %d: exit %d, left in $TMPDIR %s" % (signal_number, p.returncode, os.listdir(tmpdir)))
 
 
 def dump(docconform, path):
@@ -96,6 +119,9 @@ def main():
         check(impls["reference"]["verdict"] == "accepts" and impls["reference"]["group"] == "A" and
               impls["planted"]["group"] == "B" and " b " in impls["planted"].get("diff", ""),
               "verdicts and the dump diff: %s" % meta["implementations"])
+
+        for number in (signal.SIGINT, signal.SIGTERM):
+            interrupted_mine_leaves_no_scratch(docconform, root, scratch, seeds, number)
 
         # A second campaign resumes where the first stopped and finds nothing new.
         before = open(candidate, "rb").read()
