@@ -267,6 +267,7 @@ void Document::load_xref() {
   }
 
   // startxref: the last one in the tail followed by an integer.
+  std::uint64_t startxref_at = 0;  // where the keyword is
   {
     const std::uint64_t tail = std::min<std::uint64_t>(size, limits_.startxref_tail);
     const auto span = static_cast<std::size_t>(tail);
@@ -280,6 +281,7 @@ void Document::load_xref() {
                     limits_, file, "startxref");
       try {
         startxref_ = parser.parse_uint("offset");
+        startxref_at = size - tail + at;
         found = true;
       } catch (const Error&) {
         search = search.substr(0, at);
@@ -294,6 +296,15 @@ void Document::load_xref() {
   std::vector<XrefEntry> table;  // the merged chain, newest entry first to fill a number
   std::set<std::uint64_t> visited;
   std::uint64_t next = startxref_ + header_offset_;
+  // What gave `next`, so that an offset past the end is reported where it is written.
+  ErrorContext next_from{file, "startxref", startxref_at};
+  std::string next_name = "startxref";
+  const auto check_in_file = [&](std::uint64_t offset, const ErrorContext& from, const std::string& name) {
+    if (offset >= size) {
+      throw Error(ErrorKind::format, from,
+                  name + " gives offset " + std::to_string(offset) + ", beyond the end of the file (" + std::to_string(size) + " bytes)");
+    }
+  };
   const auto read_stream_object = [this](std::uint64_t offset, std::uint64_t& num) {
     // The header numbers are not known in advance: read them from the bytes.
     const auto span = static_cast<std::size_t>(std::min<std::uint64_t>(source_.size() - offset, 64));
@@ -314,10 +325,7 @@ void Document::load_xref() {
     if (sections_.size() >= limits_.max_xref_sections) {
       throw Error(ErrorKind::limit, {file, "xref", next}, "more than max_xref_sections cross-reference sections");
     }
-    if (next >= size) {
-      throw Error(ErrorKind::format, {file, "xref", next},
-                  "cross-reference offset is beyond the end of the file (" + std::to_string(size) + " bytes)");
-    }
+    check_in_file(next, next_from, next_name);
     XrefSection section;
     section.offset = next - header_offset_;
     MergedTable merged_table{table, header_offset_, *memory_, {file, "xref", next}, static_cast<std::uint32_t>(sections_.size())};
@@ -326,9 +334,10 @@ void Document::load_xref() {
     const std::uint64_t keyword_at = skip_white_space(source_, next);
     const auto probe_span = static_cast<std::size_t>(std::min<std::uint64_t>(size - keyword_at, 4));
     const bool is_table = probe_span == 4 && std::memcmp(source_.map(keyword_at, probe_span), "xref", 4) == 0;
+    std::uint64_t trailer_at = next;  // a table's trailer keyword, or the stream's object
     if (is_table) {
       Entries entries;
-      std::uint64_t trailer_at = keyword_at;
+      trailer_at = keyword_at;
       trailer = read_table(source_, keyword_at, limits_, entries, trailer_at);
       checked_size(trailer, limits_, file, "trailer", trailer_at);
       if (const Object* stm = trailer.get("XRefStm"); stm != nullptr) {
@@ -337,6 +346,7 @@ void Document::load_xref() {
         }
         const std::uint64_t stm_at = static_cast<std::uint64_t>(stm->integer) + header_offset_;
         if (!visited.insert(stm_at).second) throw Error(ErrorKind::format, {file, "xref", stm_at}, "/XRefStm points at a section already read");
+        check_in_file(stm_at, {file, "trailer", trailer_at}, "/XRefStm");
         EntryList stream_list;
         read_xref_stream(*this, stm_at, stream_list, read_stream_object);
         const Entries& stream_entries = stream_list.entries;
@@ -370,6 +380,8 @@ void Document::load_xref() {
     if (prev->kind != Kind::integer || prev->integer < 0) {
       throw Error(ErrorKind::format, {file, "trailer", next}, "/Prev is not an offset");
     }
+    next_from = {file, "trailer", trailer_at};
+    next_name = "/Prev";
     next = static_cast<std::uint64_t>(prev->integer) + header_offset_;
   }
   // §7.5.5 (/Size): an object whose number is greater than the newest trailer's /Size is missing.

@@ -69,8 +69,26 @@ TEST(BadInput, StartxrefPointingAnywhere) {
     const Error e = rejected(with_startxref(pdf, offset));
     EXPECT_TRUE(e.context().offset.has_value()) << offset << ": " << e.what();
   }
-  EXPECT_EQ(rejected(with_startxref(pdf, 1ull << 62)).context().offset, 1ull << 62);
   EXPECT_NE(std::string(rejected(replace(pdf, "startxref", "startxrex")).what()).find("startxref"), std::string::npos);
+}
+
+// Reported where the offset is written, naming what wrote it, not at the offset itself.
+TEST(BadInput, AnOffsetPastTheEndIsReportedWhereItIsWritten) {
+  const std::string pdf = classic_pdf(one_page());
+  const std::string past = " gives offset 4611686018427387904, beyond the end of the file (";
+  const Error startxref = rejected(with_startxref(pdf, 1ull << 62));
+  EXPECT_EQ(startxref.context().part, "startxref");
+  EXPECT_EQ(startxref.context().offset, pdf.rfind("startxref"));
+  EXPECT_EQ(startxref.message().find("startxref" + past), 0u) << startxref.what();
+  for (const std::string key : {"/Prev", "/XRefStm"}) {
+    const std::string bad = replace(pdf, "/Root 1 0 R", "/Root 1 0 R " + key + " 4611686018427387904");
+    const Error e = rejected(bad);
+    EXPECT_EQ(e.context().part, "trailer") << e.what();
+    ASSERT_TRUE(e.context().offset.has_value());
+    EXPECT_GT(*e.context().offset, bad.rfind("trailer")) << e.what();
+    EXPECT_LT(*e.context().offset, bad.rfind("/Root")) << e.what();
+    EXPECT_EQ(e.message().find(key + past), 0u) << e.what();
+  }
 }
 
 TEST(BadInput, PrevLoop) {

@@ -44,7 +44,8 @@ TEST(Recover, StartxrefPastTheEndIsRebuiltAndSaysSo) {
   const std::string dump = recovered_dump(pdf);
   const std::string trailer_at = std::to_string(pdf.rfind("trailer"));
   EXPECT_EQ(recovered_line(dump),
-            "recovered strict read failed at 99999 (xref): cross-reference offset is beyond the end of the file (" +
+            "recovered strict read failed at " + std::to_string(pdf.rfind("startxref")) +
+                " (startxref): startxref gives offset 99999, beyond the end of the file (" +
                 std::to_string(pdf.size()) + " bytes); xref rebuilt from scan: 3 objects (0 in object streams); catalog from trailer at " +
                 trailer_at);
   EXPECT_EQ(dump.substr(0, dump.find("recovered")), "docconform-dump pdf 1\n");
