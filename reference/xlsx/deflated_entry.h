@@ -15,7 +15,8 @@
 
 namespace docconform::xlsx {
 
-// Bad data, a CRC-32 mismatch or an early end; `produced` bytes of this read came before it.
+// Bad data, a CRC-32 mismatch or an early end, said in `message`; `produced` bytes of this read
+// came before it.
 struct CorruptEntry {
   std::string message;
   std::size_t produced = 0;
@@ -41,6 +42,7 @@ class DeflatedEntry {
   std::unique_ptr<std::uint8_t[]> input_;
   std::size_t input_at_ = 0;
   std::size_t input_size_ = 0;
+  std::uint64_t consumed_ = 0;  // compressed bytes inflated so far, for messages
   bool input_ended_ = false;
   bool stream_ended_ = false;
 };

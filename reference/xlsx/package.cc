@@ -398,7 +398,7 @@ std::size_t PartStream::read(std::string& out, std::size_t max) {
     } catch (const CorruptEntry& e) {
       out.resize(start);
       const CorruptEntry verdict = zlib_verdict({e.message, static_cast<std::size_t>(position_) + e.produced});
-      package_.fail(ErrorKind::format, part_, verdict.produced, "corrupt compressed data: " + verdict.message);
+      package_.fail(ErrorKind::format, part_, verdict.produced, verdict.message);
     }
   } else {
     n = zip_fread(file_, out.data() + start, max);

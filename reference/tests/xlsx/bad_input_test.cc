@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstring>
 
 #include "docconform/error.h"
@@ -89,24 +90,64 @@ TEST(XlsxBadInput, AWrongCrcFailsAtThePartsEndNamingIt) {
   const std::string sheet_xml = sheet(rows_of_numbers(3000));
   std::string bytes = workbook_with_sheet(sheet_xml);
   const std::string part = "xl/worksheets/sheet1.xml";
-  patch_central_field(bytes, part, central_crc, central_field(bytes, part, central_crc) ^ 1);
+  const std::uint32_t crc = central_field(bytes, part, central_crc);
+  patch_central_field(bytes, part, central_crc, crc ^ 1);
+  // Both values, so that a damaged CRC field can be told from damaged data.
+  char expected[96];
+  std::snprintf(expected, sizeof expected, "CRC-32 mismatch: the inflated data's is %08x, the zip directory states %08x", crc, crc ^ 1);
   for (const LoadOptions& o : every_read_mode()) {
     const Error e = error_of(bytes, o);
     EXPECT_EQ(e.kind(), ErrorKind::format) << e.what();
     EXPECT_EQ(e.context().part, part) << e.what();
     EXPECT_EQ(e.context().offset, sheet_xml.size()) << e.what();  // known only once all is inflated
-    EXPECT_NE(std::string(e.what()).find("CRC"), std::string::npos) << e.what();
+    EXPECT_EQ(e.message(), expected) << e.what();
+  }
+}
+
+// Damaged deflate data says so, and by which compressed byte the inflater found it.
+TEST(XlsxBadInput, DamagedDeflateDataNamesTheCompressedByte) {
+  const std::string part = "xl/worksheets/sheet1.xml";
+  const std::string intact = workbook_with_sheet(sheet(rows_of_numbers(3000)));
+  const std::size_t data = local_header(intact, part) + 30 + part.size();
+  const std::string prefix = "corrupt compressed data: ", by = "(by compressed byte ";
+  // Some damage still decodes (to other bytes, which the CRC-32 catches): the first place where
+  // 16 bytes of ones do not.
+  std::string bytes;
+  std::size_t damage = 100;
+  for (;; damage += 50) {
+    ASSERT_LT(damage, 3000u) << "no damage found that makes the data undecodable";
+    bytes = intact;
+    std::memset(bytes.data() + data + damage, 0xFF, 16);
+    if (error_of(bytes).message().rfind(prefix, 0) == 0) break;
+  }
+  for (LoadOptions o : every_read_mode()) {
+    for (const InflaterKind inflater : {InflaterKind::zlib, InflaterKind::isal}) {
+      if (!inflater_available(inflater)) continue;
+      o.inflater = inflater;
+      const Error e = error_of(bytes, o);
+      EXPECT_EQ(e.context().part, part) << e.what();
+      ASSERT_EQ(e.message().rfind(prefix, 0), 0u) << e.what();
+      const std::size_t at = e.message().find(by);
+      ASSERT_NE(at, std::string::npos) << e.what();
+      const std::size_t byte = std::stoul(e.message().substr(at + by.size()));
+      EXPECT_GT(byte, damage) << e.what();
+      EXPECT_LT(byte, damage + 16 + 64) << e.what();
+    }
   }
 }
 
 TEST(XlsxBadInput, DeflateDataCutShortIsAFormatError) {
   std::string bytes = workbook_with_sheet(sheet(rows_of_numbers(3000)));
   const std::string part = "xl/worksheets/sheet1.xml";
-  patch_central_field(bytes, part, central_compressed_size, central_field(bytes, part, central_compressed_size) / 2);
+  const std::uint32_t half = central_field(bytes, part, central_compressed_size) / 2;
+  patch_central_field(bytes, part, central_compressed_size, half);
+  std::memcpy(bytes.data() + local_header(bytes, part) + 18, &half, 4);
   for (const LoadOptions& o : every_read_mode()) {
     const Error e = error_of(bytes, o);
     EXPECT_EQ(e.kind(), ErrorKind::format) << e.what();
     EXPECT_EQ(e.context().part, part) << e.what();
+    EXPECT_EQ(e.message(), "corrupt compressed data: the deflate data ends early, after " + std::to_string(half) + " compressed bytes")
+        << e.what();
   }
 }
 
