@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -24,6 +25,25 @@ namespace {
 
 [[noreturn]] void fail(const std::string& name, const std::string& what, int error) {
   throw Error(ErrorKind::io, {name, "", std::nullopt}, what + ": " + std::strerror(error));
+}
+
+// Gives the file open as `to` the extended attributes of `from` (ACLs, SELinux labels, user.*
+// attributes): a replaced file keeps them. Only where the file systems have them and the
+// process may set them, as with the owner.
+void copy_extended_attributes(const std::string& from, int to) {
+  const ssize_t list_size = ::listxattr(from.c_str(), nullptr, 0);
+  if (list_size <= 0) return;
+  std::vector<char> names(static_cast<std::size_t>(list_size));
+  const ssize_t listed = ::listxattr(from.c_str(), names.data(), names.size());
+  if (listed <= 0) return;
+  std::vector<char> value;
+  for (const char* key = names.data(); key < names.data() + listed; key += std::strlen(key) + 1) {
+    const ssize_t size = ::getxattr(from.c_str(), key, nullptr, 0);
+    if (size < 0) continue;
+    value.resize(static_cast<std::size_t>(size));
+    const ssize_t got = ::getxattr(from.c_str(), key, value.data(), value.size());
+    if (got >= 0) ::fsetxattr(to, key, value.data(), static_cast<std::size_t>(got), 0);
+  }
 }
 
 // ".<target>.<12 random characters>.tmp", the target's name shortened to fit NAME_MAX.
@@ -193,6 +213,7 @@ struct OutputFile::State {
     }
     replaces = true;
     if (replaced != nullptr) {
+      copy_extended_attributes(file, fd);
       if (replaced->st_uid != ::geteuid() || replaced->st_gid != ::getegid()) {
         if (::fchown(fd, replaced->st_uid, replaced->st_gid) != 0) {
           // Only where permitted: a user cannot give a file away.

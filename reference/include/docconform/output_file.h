@@ -5,8 +5,8 @@
 //    linked under an unpredictable name, never an existing one nor through a link. Where the file
 //    system has no O_TMPFILE it gets that name at once. Until commit, and after any failure, the
 //    target keeps its old contents and the temporary file is removed. The new file gets the mode
-//    (and, where permitted, the owner) of the file it replaces; a new file gets 0666 less the
-//    umask. A target the process may not write is refused, as opening it would be. (A file with
+//    (and, where permitted, the owner and the extended attributes: ACLs, security labels) of the
+//    file it replaces; a new file gets 0666 less the umask. A target the process may not write is refused, as opening it would be. (A file with
 //    other hard links gets a new inode: its other names keep the old contents.)
 //  * A symbolic link at the target is followed to the file it finally names, which is replaced
 //    as above while the link stays; a link to nothing is refused.

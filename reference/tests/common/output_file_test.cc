@@ -8,10 +8,13 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -87,6 +90,21 @@ TEST_F(OutputFileTest, NewFileAppearsOnlyAtCommitWithTheUmasksMode) {
   EXPECT_EQ(read(path("new.txt")), "hello");
   EXPECT_EQ(mode_of(path("new.txt")), 0640u);
   EXPECT_EQ(names(), std::vector<std::string>{"new.txt"});
+}
+
+// ACLs and security labels are extended attributes too; a user.* one stands for them.
+TEST_F(OutputFileTest, ReplacesAnExistingFileKeepingItsExtendedAttributes) {
+  put(path("t.bin"), "old", 0644);
+  const std::string kept = "kept across the replacement";
+  if (::setxattr(path("t.bin").c_str(), "user.docconform.test", kept.data(), kept.size(), 0) != 0) {
+    GTEST_SKIP() << "no user extended attributes here: " << std::strerror(errno);
+  }
+  write_output_file(path("t.bin"), "new");
+  char value[64] = {};
+  const ssize_t got = ::getxattr(path("t.bin").c_str(), "user.docconform.test", value, sizeof value);
+  ASSERT_GE(got, 0) << std::strerror(errno);
+  EXPECT_EQ(std::string(value, static_cast<std::size_t>(got)), kept);
+  EXPECT_EQ(read(path("t.bin")), "new");
 }
 
 TEST_F(OutputFileTest, ReplacesAnExistingFileKeepingItsMode) {
