@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "docconform/error.h"
+#include "tests/common/signalled_child.h"
 
 namespace docconform {
 namespace {
@@ -286,26 +287,13 @@ TEST_F(OutputFileTest, FailedWriteLeavesTheOldFileAndNoTemporary) {
 
 // A child writing a large output is killed half way: the old file is intact, no temporary is left.
 void expect_signal_leaves_old_file(const fs::path& dir, const std::string& target, int signal) {
-  int ready[2];
-  ASSERT_EQ(::pipe(ready), 0);
-  const pid_t child = ::fork();
-  if (child == 0) {
-    install_output_cleanup();
+  test::signal_child_when_ready(signal, [&](const std::function<void()>& ready) {
     OutputFile out(target);
     const std::string block(1 << 20, 'x');
     out.write(block);
-    if (::write(ready[1], "r", 1) != 1) ::_exit(2);
+    ready();
     for (;;) out.write(block);
-  }
-  char byte = 0;
-  ASSERT_EQ(::read(ready[0], &byte, 1), 1);
-  ::kill(child, signal);
-  int status = 0;
-  ::waitpid(child, &status, 0);
-  ::close(ready[0]);
-  ::close(ready[1]);
-  ASSERT_TRUE(WIFSIGNALED(status)) << status;
-  EXPECT_EQ(WTERMSIG(status), signal);
+  });
   std::vector<std::string> found;
   for (const auto& entry : fs::directory_iterator(dir)) found.push_back(entry.path().filename().string());
   EXPECT_EQ(found, std::vector<std::string>{"t.bin"});

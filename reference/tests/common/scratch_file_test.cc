@@ -5,11 +5,11 @@
 #include "common/scratch_file.h"
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,6 +17,7 @@
 
 #include "docconform/error.h"
 #include "docconform/output_file.h"
+#include "tests/common/signalled_child.h"
 
 namespace docconform {
 namespace {
@@ -183,27 +184,14 @@ TEST_F(ScratchDirectoryTest, GoesWithItsFilesAtItsEnd) {
 // A child with a full scratch directory and an output being written into it is ended by a
 // signal: nothing of either is left.
 void expect_signal_leaves_nothing(int signal) {
-  int ready[2];
-  ASSERT_EQ(::pipe(ready), 0);
-  const pid_t child = ::fork();
-  if (child == 0) {
-    install_output_cleanup();
+  test::signal_child_when_ready(signal, [](const std::function<void()>& ready) {
     const ScratchDirectory scratch("docconform-test-");
     fill(scratch);
     OutputFile out(scratch.path() + "/being-written");
     out.write("part");
-    if (::write(ready[1], "r", 1) != 1) ::_exit(2);
+    ready();
     for (;;) ::pause();
-  }
-  char byte = 0;
-  ASSERT_EQ(::read(ready[0], &byte, 1), 1);
-  ::kill(child, signal);
-  int status = 0;
-  ::waitpid(child, &status, 0);
-  ::close(ready[0]);
-  ::close(ready[1]);
-  ASSERT_TRUE(WIFSIGNALED(status)) << status;
-  EXPECT_EQ(WTERMSIG(status), signal);
+  });
 }
 
 TEST_F(ScratchDirectoryTest, GoesWithItsFilesWhenSigtermEndsTheProcess) {
