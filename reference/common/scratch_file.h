@@ -1,7 +1,8 @@
-// Scratch space in $TMPDIR or /tmp that nothing is left of however the process ends.
-// ScratchFile: a temporary file for data too large to hold in memory, read back at offsets. It
-// is created without a name (O_TMPFILE, else removed as soon as it is opened). Every call is
-// checked: a failure is Error(io) naming the file's use and the system's reason.
+// Scratch space that nothing is left of however the process ends.
+// ScratchFile: a temporary file in temporary_directory() for data too large to hold in memory,
+// read back at offsets. It is created without a name (O_TMPFILE, else removed as soon as it is
+// opened). Every call is checked: a failure is Error(io) naming the file's use and the system's
+// reason.
 // ScratchDirectory: a directory of files that other processes read by name.
 #pragma once
 
