@@ -15,8 +15,8 @@
 #include <sstream>
 
 #include "bench_commands.h"
-#include "common/scratch_file.h"
 #include "cli_util.h"
+#include "common/scratch_file.h"
 #include "docconform/error.h"
 #include "dump_files.h"
 #include "option_ranges.h"

@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_commands.h"
-#include "common/scratch_file.h"
 #include "cli_util.h"
+#include "common/scratch_file.h"
 #include "conform_runner.h"
 #include "docconform/error.h"
 #include "formats.h"

@@ -1,8 +1,6 @@
 // bench sst: every writer x sink serializing the same generated strings, timed side by side,
 // plus Apache POI serializing the same SST in the same run, through its conformance adapter
 // (format sst, phases sst_serialize and xls_write; conformance/SPEC.md section 6).
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -13,8 +11,8 @@
 #include <sstream>
 
 #include "bench_commands.h"
-#include "common/scratch_file.h"
 #include "cli_util.h"
+#include "common/scratch_file.h"
 #include "peers.h"
 #include "run_timing.h"
 #include "docconform/canonical.h"
