@@ -45,8 +45,13 @@ Object read_table(ByteSource& source, std::uint64_t offset, const Limits& limits
     Parser parser(source.map(offset, span), span, offset, span == available, limits, file, part);
     try {
       parser.expect_keyword("xref");
-      while (!parser.try_keyword("trailer")) {
+      for (;;) {
+        parser.skip_ws();
         const std::uint64_t subsection_at = parser.offset();
+        if (parser.try_keyword("trailer")) {
+          trailer_at = subsection_at;
+          break;
+        }
         const std::uint64_t first = parser.parse_uint("subsection start (or 'trailer')");
         const std::uint64_t count = parser.parse_uint("subsection count");
         // first is checked alone, so the sum of two 64-bit numbers read from the file cannot wrap.
@@ -76,8 +81,6 @@ Object read_table(ByteSource& source, std::uint64_t offset, const Limits& limits
           entries.emplace_back(static_cast<std::uint32_t>(first + i), entry);
         }
       }
-      parser.skip_ws();
-      trailer_at = parser.offset();
       Object trailer = parser.parse_object();
       if (trailer.kind != Kind::dict) parser.fail("trailer is not a dictionary");
       return trailer;
@@ -284,6 +287,17 @@ void Document::load_xref() {
         startxref_at = size - tail + at;
         found = true;
       } catch (const Error&) {
+        // Digits too many for 64 bits are still an offset, and past the end of any file: an
+        // error, not a reason to read an earlier revision.
+        std::string_view rest = hay.substr(at + 9);
+        rest.remove_prefix(std::min(rest.size(), rest.find_first_not_of(std::string_view(" \t\r\n\f\0", 6))));
+        const std::string_view digits = rest.substr(0, rest.find_first_not_of("0123456789"));
+        const bool number_ends = digits.size() == rest.size() || std::string_view(" \t\r\n\f\0()<>[]{}/%", 16).find(rest[digits.size()]) != std::string_view::npos;
+        if (!digits.empty() && number_ends) {
+          const std::string shown = digits.size() > 40 ? std::string(digits.substr(0, 40)) + "..." : std::string(digits);
+          throw Error(ErrorKind::format, {file, "startxref", size - tail + at},
+                      "startxref gives offset " + shown + ", beyond the end of the file (" + std::to_string(size) + " bytes)");
+        }
         search = search.substr(0, at);
       }
     }
@@ -342,7 +356,7 @@ void Document::load_xref() {
       checked_size(trailer, limits_, file, "trailer", trailer_at);
       if (const Object* stm = trailer.get("XRefStm"); stm != nullptr) {
         if (stm->kind != Kind::integer || stm->integer < 0) {
-          throw Error(ErrorKind::format, {file, "trailer", next}, "/XRefStm is not an offset");
+          throw Error(ErrorKind::format, {file, "trailer", trailer_at}, "/XRefStm is not an offset");
         }
         const std::uint64_t stm_at = static_cast<std::uint64_t>(stm->integer) + header_offset_;
         if (!visited.insert(stm_at).second) throw Error(ErrorKind::format, {file, "xref", stm_at}, "/XRefStm points at a section already read");
@@ -378,7 +392,7 @@ void Document::load_xref() {
     const Object* prev = trailer.get("Prev");
     if (prev == nullptr) break;
     if (prev->kind != Kind::integer || prev->integer < 0) {
-      throw Error(ErrorKind::format, {file, "trailer", next}, "/Prev is not an offset");
+      throw Error(ErrorKind::format, {file, "trailer", trailer_at}, "/Prev is not an offset");
     }
     next_from = {file, "trailer", trailer_at};
     next_name = "/Prev";
