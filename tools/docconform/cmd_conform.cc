@@ -5,6 +5,7 @@
 
 #include "cli_util.h"
 #include "commands.h"
+#include "common/scratch_file.h"
 #include "conform_expectations.h"
 #include "conform_merge.h"
 #include "conform_mine.h"
@@ -186,6 +187,7 @@ void add_conform_commands(CommandGroups& groups) {
     resolve_run_paths(options->run);
     if (!options->shard.empty()) options->run.shard = *parse_shard(options->shard);
     options->reports.check_writable();
+    temporary_directory();  // where the adapters' phase files go, tried before the runs too
     options->reports.write_and_gate(run_conformance(options->run));
   });
 

@@ -70,9 +70,9 @@ def make_suite(docconform, root):
 MEMORY_ARGS = ("--memory-mb", os.environ["CONFORM_CLI_MEMORY_MB"]) if "CONFORM_CLI_MEMORY_MB" in os.environ else ()
 
 
-def run(docconform, root, *args, cwd=None):
+def run(docconform, root, *args, cwd=None, env=None):
     return subprocess.run([docconform, "conform", "run", "--root", root, "--no-progress", *MEMORY_ARGS, *args],
-                          capture_output=True, text=True, cwd=cwd)
+                          capture_output=True, text=True, cwd=cwd, env=env)
 
 
 def gate(docconform, root, out):
@@ -126,6 +126,11 @@ def gate(docconform, root, out):
     p = run(docconform, root, "--impl", "reference", "--json", nowhere)
     check(p.returncode == 74 and nowhere in p.stderr and "gate" not in p.stdout,
           "unwritable report: exit %d, stdout %r, stderr %r" % (p.returncode, p.stdout, p.stderr))
+    # So is a temporary directory that is not one (the adapters' phase files go there).
+    bad_tmp = os.path.join(out, "no-such-tmp")
+    p = run(docconform, root, "--impl", "reference", env=dict(os.environ, TMPDIR=bad_tmp))
+    check(p.returncode == 74 and bad_tmp + ": io error: the temporary directory" in p.stderr and "gate" not in p.stdout,
+          "bad $TMPDIR: exit %d, stdout %r, stderr %r" % (p.returncode, p.stdout, p.stderr))
     # So is a directory given as a report; and reports are put in place together: one that
     # cannot be written leaves the others as they were.
     p = run(docconform, root, "--impl", "reference", "--json", out)
