@@ -8,6 +8,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "bench_commands.h"
@@ -79,10 +80,15 @@ std::vector<Run> measure(const SstTable& table, WriterKind writer, const std::ve
     MemorySink* memory = nullptr;
     bool floor = false;
   };
-  const ScratchDirectory scratch("docconform-bench-sst-", o.dir);
+  // --dir is for the file sinks only.
+  std::optional<ScratchDirectory> scratch;
+  if (std::any_of(kinds.begin(), kinds.end(), [](SinkKind k) { return k != SinkKind::memory; })) {
+    scratch.emplace("docconform-bench-sst-", o.dir);
+  }
   std::vector<Target> targets;
   for (const SinkKind kind : kinds) {
-    targets.push_back({kind, (fs::path(scratch.path()) / (std::string("sst.") + to_string(kind))).string(), nullptr, nullptr});
+    const std::string path = kind == SinkKind::memory ? "" : scratch->path() + "/sst." + to_string(kind);
+    targets.push_back({kind, path, nullptr, nullptr});
   }
   if (floor_bytes != nullptr) targets.push_back({SinkKind::memory, "", nullptr, nullptr, true});
   std::vector<Run> runs(targets.size());
