@@ -17,8 +17,8 @@ std::vector<const CLI::App*> selected_path(const CLI::App& app) {
   }
 }
 
-std::string command_name(const std::vector<const CLI::App*>& path) {
-  std::string name = "docconform";
+std::string command_name(const std::string& program, const std::vector<const CLI::App*>& path) {
+  std::string name = program;
   for (std::size_t i = 1; i < path.size(); ++i) name += " " + path[i]->get_name();
   return name;
 }
@@ -33,14 +33,14 @@ std::string subcommand_names(const CLI::App& app) {
 
 }  // namespace
 
-int exit_for_parse_error(const CLI::App& app, const CLI::ParseError& error) {
+int exit_for_parse_error(const CLI::App& app, const CLI::ParseError& error, const std::string& program) {
   if (error.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) {
     return const_cast<CLI::App&>(app).exit(error);  // help or version: printed, exit 0
   }
   if (dynamic_cast<const CLI::RuntimeError*>(&error) != nullptr) return error.get_exit_code();
   const auto path = selected_path(app);
   const CLI::App& command = *path.back();
-  const std::string name = command_name(path);
+  const std::string name = command_name(program, path);
   const std::vector<std::string> unknown = app.remaining(true);
   std::string message;
   if (!unknown.empty() && unknown.front().rfind('-', 0) == 0) {
@@ -54,7 +54,7 @@ int exit_for_parse_error(const CLI::App& app, const CLI::ParseError& error) {
   } else {
     message = name + ": " + error.what();
   }
-  std::cerr << "docconform: usage error: " << message << "\n"
+  std::cerr << program << ": usage error: " << message << "\n"
             << "Run '" << name << " --help' for the options.\n";
   return usage_exit_status;
 }

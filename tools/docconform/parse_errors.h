@@ -6,11 +6,14 @@
 
 #include <CLI/CLI.hpp>
 
+#include <string>
+
 namespace docconform::cli {
 
 inline constexpr int usage_exit_status = 64;
 
-// Prints what the user needs to stderr (help to stdout) and returns the exit status.
-int exit_for_parse_error(const CLI::App& app, const CLI::ParseError& error);
+// Prints what the user needs to stderr (help to stdout) and returns the exit status; program is
+// the executable's name ("docconform", "docconform-bench").
+int exit_for_parse_error(const CLI::App& app, const CLI::ParseError& error, const std::string& program);
 
 }  // namespace docconform::cli

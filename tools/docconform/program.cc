@@ -68,7 +68,7 @@ int run_program(CLI::App& app, int argc, char** argv, const char* name) {
     app.parse(argc, argv);
     close_standard_output();  // what was printed reached it, or the exit status says so
   } catch (const CLI::ParseError& e) {
-    return exit_for_parse_error(app, e);
+    return exit_for_parse_error(app, e, name);
   } catch (const ExitStatus& e) {
     return e.status;
   } catch (const Error& e) {

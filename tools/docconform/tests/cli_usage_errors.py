@@ -101,6 +101,9 @@ expect_usage_error(cli, ["conform"], "run")
 expect_usage_error(cli, ["utf8", "a", "b"], "'b'")
 expect_usage_error(bench, ["pdf", "--warm", "--threads", "1,-1", "x.pdf"], "--threads")
 expect_usage_error(bench, ["xlsx", "--threads", "0", "x.xlsx"], "--threads")
+# Each program names itself, and the help command that exists.
+expect_usage_error(bench, ["pdf", "--bogus"], "docconform-bench: usage error", "Run 'docconform-bench pdf --help'")
+expect_usage_error(cli, ["dump", "pdf", "--bogus"], "docconform: usage error", "Run 'docconform dump pdf --help'")
 expect_usage_error(cli, ["dump", "pdf", "--limit", "max_depth=-1", "x.pdf"], "max_depth")
 for binary, args in ((cli, ["--help"]), (cli, ["dump", "pdf", "--help"]), (cli, ["conform", "run", "--help"]), (bench, ["--help"])):
     if run(binary, args).returncode != 0:
