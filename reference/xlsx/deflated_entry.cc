@@ -39,7 +39,8 @@ std::size_t DeflatedEntry::read(std::uint8_t* out, std::size_t max) {
       break;
     }
     if (step.status == InflateStatus::truncated) {
-      throw CorruptEntry{"corrupt compressed data: the deflate data ends early, after " + std::to_string(consumed_) + " compressed bytes",
+      throw CorruptEntry{"corrupt compressed data: the deflate data ends early, after " + std::to_string(consumed_) +
+                             (consumed_ == 1 ? " compressed byte" : " compressed bytes"),
                          produced};
     }
     if (step.status != InflateStatus::more) {
