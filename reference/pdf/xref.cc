@@ -290,10 +290,11 @@ void Document::load_xref() {
         // Digits too many for 64 bits are still an offset, and past the end of any file: an
         // error, not a reason to read an earlier revision.
         std::string_view rest = hay.substr(at + 9);
-        rest.remove_prefix(std::min(rest.size(), rest.find_first_not_of(std::string_view(" \t\r\n\f\0", 6))));
+        while (!rest.empty() && is_pdf_whitespace(static_cast<std::uint8_t>(rest.front()))) rest.remove_prefix(1);
         const std::string_view digits = rest.substr(0, rest.find_first_not_of("0123456789"));
-        const bool number_ends = digits.size() == rest.size() || std::string_view(" \t\r\n\f\0()<>[]{}/%", 16).find(rest[digits.size()]) != std::string_view::npos;
-        if (!digits.empty() && number_ends) {
+        const bool token_ends =
+            digits.size() == rest.size() || byte_classes[static_cast<std::uint8_t>(rest[digits.size()])] != ByteClass::regular;
+        if (!digits.empty() && token_ends) {
           const std::string shown = digits.size() > 40 ? std::string(digits.substr(0, 40)) + "..." : std::string(digits);
           throw Error(ErrorKind::format, {file, "startxref", size - tail + at},
                       "startxref gives offset " + shown + ", beyond the end of the file (" + std::to_string(size) + " bytes)");
@@ -351,7 +352,6 @@ void Document::load_xref() {
     std::uint64_t trailer_at = next;  // a table's trailer keyword, or the stream's object
     if (is_table) {
       Entries entries;
-      trailer_at = keyword_at;
       trailer = read_table(source_, keyword_at, limits_, entries, trailer_at);
       checked_size(trailer, limits_, file, "trailer", trailer_at);
       if (const Object* stm = trailer.get("XRefStm"); stm != nullptr) {
