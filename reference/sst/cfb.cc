@@ -118,13 +118,13 @@ void CfbReader::fail(const std::string& part, std::uint64_t offset, const std::s
 }
 
 std::string CfbReader::past_the_end(const std::string& what, std::uint32_t id) const {
-  return what + " sector " + std::to_string(id) + " (at offset " + std::to_string((std::uint64_t{id} + 1) * sector_size_) +
+  return what + " sector " + std::to_string(id) + " (at offset " + std::to_string(sector_offset(id)) +
          ") is past the end of the file (" + std::to_string(file_.size()) + " bytes): the file is truncated or the id damaged";
 }
 
 std::string_view CfbReader::sector(std::uint32_t id) const {
   if (id >= sector_count_) fail("CFB", file_.size(), past_the_end("a", id));
-  return file_.substr((std::size_t{id} + 1) * sector_size_, sector_size_);
+  return file_.substr(static_cast<std::size_t>(sector_offset(id)), sector_size_);
 }
 
 std::string_view CfbReader::chain_sector(const std::vector<std::uint32_t>& ids, std::size_t i, std::uint64_t start_offset,
@@ -140,7 +140,7 @@ std::uint64_t CfbReader::fat_entry_offset(std::size_t index, bool mini) const {
   const std::vector<std::uint32_t>& sectors = mini ? mini_fat_sectors_ : fat_sectors_;
   const std::size_t per_sector = sector_size_ / 4;
   if (index / per_sector >= sectors.size()) return 0;
-  return (std::uint64_t{sectors[index / per_sector]} + 1) * sector_size_ + (index % per_sector) * 4;
+  return sector_offset(sectors[index / per_sector]) + (index % per_sector) * 4;
 }
 
 std::vector<std::uint32_t> CfbReader::chain(std::uint32_t start, std::uint64_t start_offset, bool mini,
@@ -210,9 +210,8 @@ CfbReader::CfbReader(std::string_view file, const Limits& limits, std::string la
     if (difat >= sector_count_) fail("CFB DIFAT", difat_link, past_the_end("DIFAT", difat));
     const std::string_view d = sector(difat);
     if (d.size() < sector_size_) break;
-    const std::uint64_t d_at = (std::uint64_t{difat} + 1) * sector_size_;
-    for (std::size_t k = 0; k < per_difat; ++k) add_fat_id(load_u32(d.data() + 4 * k), d_at + 4 * k);
-    difat_link = (std::uint64_t{difat} + 1) * sector_size_ + 4 * per_difat;
+    for (std::size_t k = 0; k < per_difat; ++k) add_fat_id(load_u32(d.data() + 4 * k), sector_offset(difat) + 4 * k);
+    difat_link = sector_offset(difat) + 4 * per_difat;
     difat = load_u32(d.data() + 4 * per_difat);
   }
   charge(fat_ids.size() * sector_size_, "CFB FAT", 0x2C);
@@ -234,11 +233,11 @@ CfbReader::CfbReader(std::string_view file, const Limits& limits, std::string la
     const std::uint32_t id = directory[i];
     const std::string_view s = chain_sector(directory, i, 0x30, "directory");
     // An entry of 128 bytes in the file takes its Entry and the name's code units.
-    charge(s.size() / 128 * (sizeof(Entry) + 64), "CFB directory", (std::uint64_t{id} + 1) * sector_size_);
+    charge(s.size() / 128 * (sizeof(Entry) + 64), "CFB directory", sector_offset(id));
     for (std::size_t at = 0; at + 128 <= s.size(); at += 128) {
       const char* e = s.data() + at;
       Entry entry;
-      entry.offset = (std::uint64_t{id} + 1) * sector_size_ + at;
+      entry.offset = sector_offset(id) + at;
       entry.type = static_cast<std::uint8_t>(e[66]);
       const std::size_t name_bytes = load_u16(e + 64);
       // [MS-CFB] 2.6.1: the length is even and at most 64 (the name field's size). It should also
@@ -285,15 +284,15 @@ std::optional<std::size_t> CfbReader::find_stream(std::u16string_view name) cons
 
 std::string CfbReader::read_stream(std::size_t index) const {
   const Entry& e = entries_.at(index);
-  const std::string stream = "stream \"" + to_utf8_lossy(e.name) + "\"";
+  const auto stream = [&] { return "stream \"" + to_utf8_lossy(e.name) + "\""; };  // in messages
   if (e.size > limits_.max_stream_bytes) {
     throw Error(ErrorKind::limit, {label_, "CFB directory", e.offset + 120},
-                stream + " of " + std::to_string(e.size) + " bytes exceeds max_stream_bytes (" +
+                stream() + " of " + std::to_string(e.size) + " bytes exceeds max_stream_bytes (" +
                     std::to_string(limits_.max_stream_bytes) + ")");
   }
   if (e.size > file_.size()) {
     fail("CFB directory", e.offset + 120,
-         stream + " states " + std::to_string(e.size) + " bytes, more than the whole file (" + std::to_string(file_.size()) +
+         stream() + " states " + std::to_string(e.size) + " bytes, more than the whole file (" + std::to_string(file_.size()) +
              " bytes): the file is truncated or the entry damaged");
   }
   const std::size_t size = static_cast<std::size_t>(e.size);
@@ -324,9 +323,9 @@ std::string CfbReader::read_stream(std::size_t index) const {
   }
   if (out.size() < size) {
     // The chain ran into the file's cut-off last sector, or simply ended early.
-    const bool cut = (std::uint64_t{sector_count_} + 1) * sector_size_ > file_.size();
+    const bool cut = sector_offset(sector_count_) > file_.size();
     fail("CFB directory", e.offset + 120,
-         stream + ": its sector chain holds " + std::to_string(out.size()) + " of the " + std::to_string(size) + " bytes it states" +
+         stream() + ": its sector chain holds " + std::to_string(out.size()) + " of the " + std::to_string(size) + " bytes it states" +
              (cut ? ": the file is truncated (its last sector is cut short)" : ""));
   }
   return out;

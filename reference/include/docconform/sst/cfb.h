@@ -44,6 +44,8 @@ class CfbReader {
   // File offset of FAT (or mini FAT) entry `index`, for error messages.
   std::uint64_t fat_entry_offset(std::size_t index, bool mini) const;
   std::string_view sector(std::uint32_t id) const;
+  // Where sector `id` starts in the file (after the header's sector).
+  std::uint64_t sector_offset(std::uint32_t id) const { return (std::uint64_t{id} + 1) * sector_size_; }
   // Sector ids[i] of a chain from start_offset; one past the file's end is an error naming the
   // entry that links to it.
   std::string_view chain_sector(const std::vector<std::uint32_t>& ids, std::size_t i, std::uint64_t start_offset,
