@@ -162,8 +162,9 @@ struct OutputFile::State {
   }
 
   // Gives the open temporary file a name in the directory, registered for the signal cleanup:
-  // a new name, never one that exists, nor through a link at that name. `create` makes the file
-  // at the name (O_EXCL); `link` names a file made unnamed. Signals wait meanwhile.
+  // a new name, never one that exists, nor through a link at that name. make_at(name) puts the
+  // file there (created with O_EXCL, or an unnamed file linked) and says whether it could.
+  // Signals wait meanwhile.
   template <class MakeAt>
   void name_temporary(const std::string& what, MakeAt&& make_at) {
     const CleanupSignalsBlocked blocked;
