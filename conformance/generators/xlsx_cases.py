@@ -504,6 +504,56 @@ def _():
     raise AssertionError("no local header for " + name.decode())
 
 
+def entry_headers(data, name):
+    """The offsets of the local header and the central directory record of the entry name."""
+    at = data.find(b"PK\x01\x02")
+    while at >= 0:
+        length = struct.unpack_from("<H", data, at + 28)[0]
+        if bytes(data[at + 46:at + 46 + length]) == name:
+            return struct.unpack_from("<I", data, at + 42)[0], at
+        at = data.find(b"PK\x01\x02", at + 4)
+    raise AssertionError("no central directory record for " + name.decode())
+
+
+def sheet_with_header_fields(patch):
+    """The one-sheet package with patch(data, local, central) applied to the sheet's headers."""
+    data = bytearray(zip_bytes(package(sheet(ROW % '<c r="A1"><v>1</v></c>'))))
+    local, central = entry_headers(data, b"xl/worksheets/sheet1.xml")
+    patch(data, local, central)
+    return bytes(data)
+
+
+def add_to_field(data, at, delta):
+    struct.pack_into("<I", data, at, (struct.unpack_from("<I", data, at)[0] + delta) % (1 << 32))
+
+
+@case("n_local_header_crc_mismatch.xlsx", "the sheet's local header states another CRC-32 than its central"
+      " directory record (no data descriptor); the data matches the directory's", "APPNOTE.TXT 4.3.7, 4.4.7;"
+      " docconform SPEC zip ambiguity")
+def _():
+    return sheet_with_header_fields(lambda data, local, central: add_to_field(data, local + 14, 1))
+
+
+@case("i_stated_size_larger.xlsx", "the sheet's uncompressed size is stated 100 bytes larger than its data"
+      " inflates to, in both headers; the CRC-32 matches the data", "APPNOTE.TXT 4.4.9; docconform SPEC zip"
+      " sizes (the data and its CRC-32 win)")
+def _():
+    def patch(data, local, central):
+        add_to_field(data, local + 22, 100)
+        add_to_field(data, central + 24, 100)
+    return sheet_with_header_fields(patch)
+
+
+@case("i_stated_size_smaller.xlsx", "the sheet's uncompressed size is stated 100 bytes smaller than its data"
+      " inflates to, in both headers; the CRC-32 matches the data", "APPNOTE.TXT 4.4.9; docconform SPEC zip"
+      " sizes (the data and its CRC-32 win)")
+def _():
+    def patch(data, local, central):
+        add_to_field(data, local + 22, -100)
+        add_to_field(data, central + 24, -100)
+    return sheet_with_header_fields(patch)
+
+
 @case("n_xml_declaration_encoding_windows_1252.xlsx", "xl/sharedStrings.xml declares encoding=\"windows-1252\" and"
       " holds byte 0x80 (the euro sign in that encoding)", "ECMA-376 Part 2 (OPC) M1.17: UTF-8 or UTF-16 only")
 def _():

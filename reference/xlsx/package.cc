@@ -7,6 +7,7 @@
 
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -238,8 +239,9 @@ std::optional<std::uint64_t> Package::record_offset(std::uint64_t index) const {
 }
 
 // The local header must agree with the central directory record on the name, the compression
-// method and, unless a data descriptor carries them (flag bit 3) or ZIP64 defers them, the sizes:
-// a reader that trusts one and a reader that trusts the other would read different data.
+// method and, unless a data descriptor carries them (flag bit 3), the CRC-32 and the sizes (those
+// ZIP64 defers are checked by libzip): a reader that trusts one and a reader that trusts the other
+// would read different data, or one would reject what the other reads.
 void Package::check_local_header(std::uint64_t index) const {
   if (index >= records_.size()) return;
   const std::uint8_t* central = data_ + records_[index];
@@ -261,6 +263,12 @@ void Package::check_local_header(std::uint64_t index) const {
              " differs from the central directory's " + std::to_string(load_le(central + 10, 2)));
   }
   if ((load_le(local + 6, 2) & 8) != 0) return;
+  if (load_le(local + 14, 4) != load_le(central + 16, 4)) {
+    char text[96];
+    std::snprintf(text, sizeof text, "the local header's CRC-32 %08x differs from the central directory's %08x",
+                  static_cast<unsigned>(load_le(local + 14, 4)), static_cast<unsigned>(load_le(central + 16, 4)));
+    fail(ErrorKind::format, name, at + 14, text);
+  }
   for (const int field : {18, 22}) {  // compressed size, then size
     const std::uint64_t local_size = load_le(local + field, 4);
     const std::uint64_t central_size = load_le(central + field + 2, 4);

@@ -92,6 +92,7 @@ TEST(XlsxBadInput, AWrongCrcFailsAtThePartsEndNamingIt) {
   const std::string part = "xl/worksheets/sheet1.xml";
   const std::uint32_t crc = central_field(bytes, part, central_crc);
   patch_central_field(bytes, part, central_crc, crc ^ 1);
+  bytes[local_header(bytes, part) + 14] ^= 1;  // the headers agree, on a CRC-32 the data does not have
   // Both values, so that a damaged CRC field can be told from damaged data.
   char expected[96];
   std::snprintf(expected, sizeof expected, "CRC-32 mismatch: the inflated data's is %08x, the zip directory states %08x", crc, crc ^ 1);
@@ -272,6 +273,12 @@ TEST(XlsxBadInput, ZipEntriesThatReadersCouldReadDifferentlyAreRefused) {
   EXPECT_NE(std::string(e.what()).find("size"), std::string::npos) << e.what();
 
   bytes = good;
+  bytes[local + 14] ^= 1;  // the local header's CRC-32; the data matches the central directory's
+  e = error_of(bytes);
+  EXPECT_EQ(e.context().offset, local + 14);
+  EXPECT_NE(std::string(e.what()).find("CRC-32"), std::string::npos) << e.what();
+
+  bytes = good;
   bytes[local + 8] = 0;  // stored, where the central directory says deflated
   e = error_of(bytes);
   EXPECT_EQ(e.context().offset, local + 8);
@@ -292,6 +299,22 @@ TEST(XlsxBadInput, ZipEntriesThatReadersCouldReadDifferentlyAreRefused) {
   EXPECT_EQ(twice.compare(static_cast<std::size_t>(*e.context().offset), 4, "PK\x01\x02"), 0);
   EXPECT_NE(std::string(e.what()).find("names the same part as entry 'xl/worksheets/sheet1.xml'"), std::string::npos)
       << e.what();
+}
+
+// The size both headers state is a claim: the part is what its data inflates to, checked by
+// the CRC-32, whether the claim is larger or smaller (conformance/SPEC.md, zip sizes).
+TEST(XlsxBadInput, AStatedSizeOtherThanTheDataIsIgnored) {
+  const std::string part = "xl/worksheets/sheet1.xml";
+  const std::string good = workbook_with_sheet(sheet(rows_of_numbers(3000)));
+  const std::uint32_t size = central_field(good, part, central_size);
+  const std::string expected = dump_sha256(load_workbook(good, {}, "good.xlsx"));
+  for (const std::uint32_t stated : {size + 100, size - 100, 0u}) {
+    std::string bytes = good;
+    patch_declared_size(bytes, part, stated);
+    for (const LoadOptions& o : every_read_mode()) {
+      EXPECT_EQ(dump_sha256(load_workbook(bytes, o, "stated.xlsx")), expected) << stated;
+    }
+  }
 }
 
 // XML without row starts (a bomb of anything but rows) stops at max_row_bytes in every mode,
