@@ -320,6 +320,23 @@ void Document::load_xref() {
                   name + " gives offset " + std::to_string(offset) + ", beyond the end of the file (" + std::to_string(size) + " bytes)");
     }
   };
+  // A section that is not a table must start with an object header: when none starts there,
+  // the offset that led there is the fault, reported where it is written.
+  const auto check_object_starts = [&](std::uint64_t offset, const ErrorContext& from, const std::string& name) {
+    const auto span = static_cast<std::size_t>(std::min<std::uint64_t>(size - offset, 64));
+    Parser probe(source_.map(offset, span), span, offset, true, limits_, file, "xref stream");
+    try {
+      probe.parse_uint("object number");
+      probe.parse_uint("generation number");
+      probe.expect_keyword("obj");
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::format) throw;
+      const std::string at = e.context().offset ? " at offset " + std::to_string(*e.context().offset) : "";
+      throw Error(ErrorKind::format, from,
+                  name + " gives offset " + std::to_string(offset) + ", where neither 'xref' nor an object ('N G obj') starts (" +
+                      e.message() + at + ")");
+    }
+  };
   const auto read_stream_object = [this](std::uint64_t offset, std::uint64_t& num) {
     // The header numbers are not known in advance: read them from the bytes.
     const auto span = static_cast<std::size_t>(std::min<std::uint64_t>(source_.size() - offset, 64));
@@ -361,6 +378,7 @@ void Document::load_xref() {
         const std::uint64_t stm_at = static_cast<std::uint64_t>(stm->integer) + header_offset_;
         if (!visited.insert(stm_at).second) throw Error(ErrorKind::format, {file, "xref", stm_at}, "/XRefStm points at a section already read");
         check_in_file(stm_at, {file, "trailer", trailer_at}, "/XRefStm");
+        check_object_starts(stm_at, {file, "trailer", trailer_at}, "/XRefStm");
         EntryList stream_list;
         read_xref_stream(*this, stm_at, stream_list, read_stream_object);
         const Entries& stream_entries = stream_list.entries;
@@ -382,6 +400,7 @@ void Document::load_xref() {
       }
       merged_table.add_all(entries);
     } else {
+      check_object_starts(next, next_from, next_name);
       XrefStreamSection read = read_xref_stream(*this, next, merged_table, read_stream_object);
       trailer = std::move(read.dictionary);
       section.form = XrefSection::Form::stream;

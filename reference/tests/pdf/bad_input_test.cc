@@ -72,6 +72,24 @@ TEST(BadInput, StartxrefPointingAnywhere) {
   EXPECT_NE(std::string(rejected(replace(pdf, "startxref", "startxrex")).what()).find("startxref"), std::string::npos);
 }
 
+// An offset where neither `xref` nor an object starts is the offset's fault: reported where it
+// is written, with what was found there.
+TEST(BadInput, AnOffsetAtNoSectionIsReportedWhereItIsWritten) {
+  const std::string pdf = classic_pdf(one_page());
+  const std::string nothing = ", where neither 'xref' nor an object ('N G obj') starts (expected ";
+  for (const std::uint64_t offset : {pdf.size() - 1, static_cast<std::uint64_t>(pdf.find("/Type"))}) {
+    const Error e = rejected(with_startxref(pdf, offset));
+    EXPECT_EQ(e.context().part, "startxref") << e.what();
+    EXPECT_EQ(e.message().find("startxref gives offset " + std::to_string(offset) + nothing), 0u) << e.what();
+  }
+  const std::string into_body = std::to_string(pdf.find("/Type"));
+  const std::string bad = replace(pdf, "/Root 1 0 R", "/Root 1 0 R /XRefStm " + into_body);
+  const Error e = rejected(bad);
+  EXPECT_EQ(e.context().part, "trailer") << e.what();
+  EXPECT_EQ(e.context().offset, bad.rfind("trailer")) << e.what();
+  EXPECT_EQ(e.message().find("/XRefStm gives offset " + into_body + nothing), 0u) << e.what();
+}
+
 // Reported where the offset is written, naming what wrote it, not at the offset itself.
 TEST(BadInput, AnOffsetPastTheEndIsReportedWhereItIsWritten) {
   const std::string pdf = classic_pdf(one_page());
@@ -86,6 +104,15 @@ TEST(BadInput, AnOffsetPastTheEndIsReportedWhereItIsWritten) {
   const Error wide = rejected(too_many);
   EXPECT_EQ(wide.context().offset, too_many.rfind("startxref"));
   EXPECT_EQ(wide.message().find("startxref gives offset 18446744073709551616, beyond the end of the file"), 0u) << wide.what();
+  // An object's xref entry: at the section that lists it.
+  std::vector<std::size_t> at;
+  const std::string listed = classic_pdf(one_page(), "", "\r\n", &at);
+  const std::string entry_past = replace(listed, pdftest::entry20(at[0], 0, 'n', "\r\n"), "9999999999 00000 n\r\n");
+  const Error entry = rejected(entry_past);
+  EXPECT_EQ(entry.context().part, "object 1 0") << entry.what();
+  EXPECT_EQ(entry.context().offset, entry_past.rfind("\nxref\n") + 1) << entry.what();
+  EXPECT_EQ(entry.message().find("xref places the object at offset 9999999999, beyond the end of the file ("), 0u)
+      << entry.what();
   // A trailer's keys are reported at its keyword, whatever is wrong with them.
   for (const std::string key : {"/Prev", "/XRefStm"}) {
     for (const std::string value : {"4611686018427387904", "-1"}) {
