@@ -147,11 +147,11 @@ void Document::read_at(std::uint64_t offset, std::uint32_t num, std::uint32_t ge
   const PartName part = check_header ? PartName::object(num, gen) : PartName("xref stream");
   const std::uint64_t size = source_.size();
   if (offset >= size) {
-    // Reported where the offset is written: the section that lists the object (the chain's own
-    // offsets are checked where they are read, in xref.cc).
-    const std::optional<std::uint64_t> listed_at = check_header ? entry_section_offset(num) : std::nullopt;
+    // Reported where the offset is written, as written: at the section that lists the object
+    // (the chain's own offsets are checked before they are read, in xref.cc).
+    const std::optional<std::uint64_t> listed_at = entry_section_offset(num);
     throw Error(ErrorKind::format, {file, part.str(), listed_at ? listed_at : offset},
-                (check_header ? "xref places the object at offset " : "offset ") + std::to_string(offset) +
+                "xref places the object at offset " + std::to_string(offset - header_offset_) +
                     ", beyond the end of the file (" + std::to_string(size) + " bytes)");
   }
   const std::uint64_t grow_limit = check_header ? limits_.max_object_bytes : std::max(limits_.max_object_bytes, size);

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <functional>
 #include <set>
+#include <tuple>
 #include <string_view>
 #include <utility>
 
@@ -115,6 +116,23 @@ std::uint64_t skip_white_space(ByteSource& source, std::uint64_t offset) {
     if (i < span) break;
   }
   return offset;
+}
+
+// The numbers of the object header `N G obj` at offset (< the file's size), after any white
+// space and comments (rule 3), read in a window that grows as Document::read_at's does.
+std::pair<std::uint64_t, std::uint64_t> read_object_header(ByteSource& source, std::uint64_t offset, const Limits& limits) {
+  const std::uint64_t available = source.size() - offset;
+  for (std::uint64_t want = 64;; want *= 8) {
+    const auto span = static_cast<std::size_t>(std::min(want, available));
+    Parser probe(source.map(offset, span), span, offset, span == available, limits, source.name(), "xref stream");
+    try {
+      const std::uint64_t num = probe.parse_uint("object number");
+      const std::uint64_t gen = probe.parse_uint("generation number");
+      probe.expect_keyword("obj");
+      return {num, gen};
+    } catch (const NeedMore&) {
+    }
+  }
 }
 
 std::uint64_t field(const std::uint8_t* p, std::uint64_t width) {
@@ -314,37 +332,36 @@ void Document::load_xref() {
   // What gave `next`, so that an offset past the end is reported where it is written.
   ErrorContext next_from{file, "startxref", startxref_at};
   std::string next_name = "startxref";
+  // An offset as written (counted from %PDF-, rule 1), and its place in the file when that differs.
+  const auto written = [&](std::uint64_t offset) {
+    return std::to_string(offset - header_offset_) +
+           (header_offset_ != 0 ? " (byte " + std::to_string(offset) + " of the file)" : std::string());
+  };
   const auto check_in_file = [&](std::uint64_t offset, const ErrorContext& from, const std::string& name) {
     if (offset >= size) {
       throw Error(ErrorKind::format, from,
-                  name + " gives offset " + std::to_string(offset) + ", beyond the end of the file (" + std::to_string(size) + " bytes)");
+                  name + " gives offset " + written(offset) + ", beyond the end of the file (" + std::to_string(size) + " bytes)");
     }
   };
-  // A section that is not a table must start with an object header: when none starts there,
-  // the offset that led there is the fault, reported where it is written.
-  const auto check_object_starts = [&](std::uint64_t offset, const ErrorContext& from, const std::string& name) {
-    const auto span = static_cast<std::size_t>(std::min<std::uint64_t>(size - offset, 64));
-    Parser probe(source_.map(offset, span), span, offset, true, limits_, file, "xref stream");
+  // What gave the offset of the xref stream being read, and what it should find there: where no
+  // object header starts, that offset is the fault, reported where it is written.
+  ErrorContext stream_from = next_from;
+  std::string stream_name = next_name, stream_kind;
+  const auto read_stream_object = [&](std::uint64_t offset, std::uint64_t& num) {
+    std::uint64_t gen = 0;
     try {
-      probe.parse_uint("object number");
-      probe.parse_uint("generation number");
-      probe.expect_keyword("obj");
+      std::tie(num, gen) = read_object_header(source_, offset, limits_);
     } catch (const Error& e) {
-      if (e.kind() != ErrorKind::format) throw;
       const std::string at = e.context().offset ? " at offset " + std::to_string(*e.context().offset) : "";
-      throw Error(ErrorKind::format, from,
-                  name + " gives offset " + std::to_string(offset) + ", where neither 'xref' nor an object ('N G obj') starts (" +
-                      e.message() + at + ")");
+      throw Error(ErrorKind::format, stream_from,
+                  stream_name + " gives offset " + written(offset) + ", where no " + stream_kind + " starts (" + e.message() +
+                      at + ")");
     }
-  };
-  const auto read_stream_object = [this](std::uint64_t offset, std::uint64_t& num) {
-    // The header numbers are not known in advance: read them from the bytes.
-    const auto span = static_cast<std::size_t>(std::min<std::uint64_t>(source_.size() - offset, 64));
-    Parser probe(source_.map(offset, span), span, offset, true, limits_, source_.name(), "xref stream");
-    num = probe.parse_uint("object number");
-    const std::uint64_t gen = probe.parse_uint("generation number");
-    if (num > UINT32_MAX || gen > UINT32_MAX) probe.fail("object number out of range");
-    if (num == 0) probe.fail("object number 0 (object numbers are positive, ISO 32000-2 7.3.10)");
+    if (num > UINT32_MAX || gen > UINT32_MAX) throw Error(ErrorKind::format, {file, "xref stream", offset}, "object number out of range");
+    if (num == 0) {
+      throw Error(ErrorKind::format, {file, "xref stream", offset},
+                  "object number 0 (object numbers are positive, ISO 32000-2 7.3.10)");
+    }
     Object stream;
     read_at(offset, static_cast<std::uint32_t>(num), static_cast<std::uint32_t>(gen), false, stream);
     chain_streams_.push_back({{static_cast<std::uint32_t>(num), static_cast<std::uint32_t>(gen)}, offset});
@@ -378,7 +395,9 @@ void Document::load_xref() {
         const std::uint64_t stm_at = static_cast<std::uint64_t>(stm->integer) + header_offset_;
         if (!visited.insert(stm_at).second) throw Error(ErrorKind::format, {file, "xref", stm_at}, "/XRefStm points at a section already read");
         check_in_file(stm_at, {file, "trailer", trailer_at}, "/XRefStm");
-        check_object_starts(stm_at, {file, "trailer", trailer_at}, "/XRefStm");
+        stream_from = {file, "trailer", trailer_at};
+        stream_name = "/XRefStm";
+        stream_kind = "xref stream";
         EntryList stream_list;
         read_xref_stream(*this, stm_at, stream_list, read_stream_object);
         const Entries& stream_entries = stream_list.entries;
@@ -400,7 +419,9 @@ void Document::load_xref() {
       }
       merged_table.add_all(entries);
     } else {
-      check_object_starts(next, next_from, next_name);
+      stream_from = next_from;
+      stream_name = next_name;
+      stream_kind = "cross-reference section";
       XrefStreamSection read = read_xref_stream(*this, next, merged_table, read_stream_object);
       trailer = std::move(read.dictionary);
       section.form = XrefSection::Form::stream;

@@ -72,11 +72,11 @@ TEST(BadInput, StartxrefPointingAnywhere) {
   EXPECT_NE(std::string(rejected(replace(pdf, "startxref", "startxrex")).what()).find("startxref"), std::string::npos);
 }
 
-// An offset where neither `xref` nor an object starts is the offset's fault: reported where it
-// is written, with what was found there.
+// An offset where no section starts is the offset's fault: reported where it is written, with
+// what was found there.
 TEST(BadInput, AnOffsetAtNoSectionIsReportedWhereItIsWritten) {
   const std::string pdf = classic_pdf(one_page());
-  const std::string nothing = ", where neither 'xref' nor an object ('N G obj') starts (expected ";
+  const std::string nothing = ", where no cross-reference section starts (expected ";
   for (const std::uint64_t offset : {pdf.size() - 1, static_cast<std::uint64_t>(pdf.find("/Type"))}) {
     const Error e = rejected(with_startxref(pdf, offset));
     EXPECT_EQ(e.context().part, "startxref") << e.what();
@@ -87,7 +87,30 @@ TEST(BadInput, AnOffsetAtNoSectionIsReportedWhereItIsWritten) {
   const Error e = rejected(bad);
   EXPECT_EQ(e.context().part, "trailer") << e.what();
   EXPECT_EQ(e.context().offset, bad.rfind("trailer")) << e.what();
-  EXPECT_EQ(e.message().find("/XRefStm gives offset " + into_body + nothing), 0u) << e.what();
+  EXPECT_EQ(e.message().find("/XRefStm gives offset " + into_body + ", where no xref stream starts (expected "), 0u)
+      << e.what();
+  // Bytes before %PDF-: the offset as written, then its place in the file.
+  const Error shifted = rejected("junk\n" + with_startxref(pdf, pdf.size() - 1));
+  EXPECT_EQ(shifted.message().find("startxref gives offset " + std::to_string(pdf.size() - 1) + " (byte " +
+                                   std::to_string(pdf.size() + 4) + " of the file)" + nothing),
+            0u)
+      << shifted.what();
+}
+
+// Rule 3: white space and comments before an xref stream's `N G obj`, however long, are skipped.
+TEST(BadInput, AnXrefStreamAfterWhiteSpaceAndCommentsIsRead) {
+  GenerateOptions options;
+  options.objects = 8;
+  options.payload = 20;
+  options.object_streams = true;
+  const std::string pdf = pdftest::generated_pdf(options);
+  const auto keyword = pdf.rfind("startxref\n");
+  const std::string startxref = pdf.substr(keyword + 10, pdf.find('\n', keyword + 10) - keyword - 10);
+  const auto section = static_cast<std::size_t>(std::stoull(startxref));
+  const std::string padding = std::string(300, '\n') + "% a comment longer than a window of 64 bytes, before the stream\n";
+  std::string padded = pdf.substr(0, section) + padding + pdf.substr(section, keyword - section) + "startxref\n" +
+                       std::to_string(section) + "\n%%EOF\n";
+  EXPECT_EQ(pdftest::dump(padded, 2), pdftest::dump(pdf, 2));
 }
 
 // Reported where the offset is written, naming what wrote it, not at the offset itself.
