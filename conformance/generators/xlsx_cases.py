@@ -293,10 +293,7 @@ def _():
 
 @case("n_truncated_zip.xlsx", "a valid package cut in half", "APPNOTE.TXT 4.3 (central directory)")
 def _():
-    path = "/tmp/_docconform_truncated.xlsx"
-    write_zip(path, package(sheet(ROW % '<c r="A1"><v>1</v></c>')))
-    data = open(path, "rb").read()
-    os.remove(path)
+    data = zip_bytes(package(sheet(ROW % '<c r="A1"><v>1</v></c>')))
     return data[:len(data) // 2]
 
 
@@ -397,18 +394,7 @@ def _():
 @case("n_declared_size_bomb.xlsx", "the sheet declares 4 GB uncompressed (zip bomb by declared size)",
       "docconform Limits::max_part_bytes; POI ZipSecureFile")
 def _():
-    path = "/tmp/_docconform_bomb.xlsx"
-    write_zip(path, package(sheet(ROW % '<c r="A1"><v>1</v></c>')))
-    data = bytearray(open(path, "rb").read())
-    os.remove(path)
-    name = b"xl/worksheets/sheet1.xml"
-    at = data.find(b"PK\x01\x02")
-    while at >= 0:
-        name_length = struct.unpack_from("<H", data, at + 28)[0]
-        if bytes(data[at + 46:at + 46 + name_length]) == name:
-            struct.pack_into("<I", data, at + 24, 0xFFFFFFF0)
-        at = data.find(b"PK\x01\x02", at + 4)
-    return bytes(data)
+    return sheet_with_header_fields(lambda data, local, central: struct.pack_into("<I", data, central + 24, 0xFFFFFFF0))
 
 
 MS_REL = "http://schemas.microsoft.com/office/2006/relationships"
@@ -493,15 +479,9 @@ def _():
 @case("n_local_header_name_mismatch.xlsx", "the sheet's local header names xl/worksheets/sheet2.xml, its central"
       " directory record xl/worksheets/sheet1.xml", "APPNOTE.TXT 4.3.7, 4.3.12; docconform SPEC zip ambiguity")
 def _():
-    data = bytearray(zip_bytes(package(sheet(ROW % '<c r="A1"><v>1</v></c>'))))
-    name = b"xl/worksheets/sheet1.xml"
-    at = data.find(b"PK\x03\x04")
-    while at >= 0:
-        if bytes(data[at + 30:at + 30 + len(name)]) == name:
-            data[at + 30:at + 30 + len(name)] = b"xl/worksheets/sheet2.xml"
-            return bytes(data)
-        at = data.find(b"PK\x03\x04", at + 4)
-    raise AssertionError("no local header for " + name.decode())
+    def patch(data, local, central):
+        data[local + 30:local + 30 + 24] = b"xl/worksheets/sheet2.xml"
+    return sheet_with_header_fields(patch)
 
 
 def entry_headers(data, name):
@@ -552,6 +532,77 @@ def _():
         add_to_field(data, local + 22, -100)
         add_to_field(data, central + 24, -100)
     return sheet_with_header_fields(patch)
+
+
+class Unseekable(io.RawIOBase):
+    """A stream zipfile cannot seek back in: it then writes each entry's CRC-32 and sizes in a
+    data descriptor after its data (flag bit 3) and zeros in its local header."""
+    def __init__(self):
+        super().__init__()
+        self.data = bytearray()
+
+    def writable(self):
+        return True
+
+    def write(self, b):
+        self.data += b
+        return len(b)
+
+
+def zip_with_data_descriptors(entries):
+    out = Unseekable()
+    write_zip(out, entries)
+    return bytearray(out.data)
+
+
+@case("y_data_descriptor.xlsx", "every entry's CRC-32 and sizes follow its data in a data descriptor (flag bit 3;"
+      " zeros in the local headers), as a writer to an unseekable stream makes them", "APPNOTE.TXT 4.3.9, 4.4.4 (bit 3)")
+def _():
+    return bytes(zip_with_data_descriptors(package(sheet(ROW % '<c r="A1"><v>1</v></c>'))))
+
+
+@case("i_data_descriptor_flag_local_only.xlsx", "the sheet's local header sets flag bit 3 (CRC-32 and sizes in a data"
+      " descriptor, zeros in the header), its central directory record clears it; the descriptor agrees with the"
+      " record", "APPNOTE.TXT 4.3.7, 4.4.4 (silent on the flag differing); docconform SPEC zip ambiguity (zeros"
+      " where the local header defers to a descriptor)")
+def _():
+    data = zip_with_data_descriptors(package(sheet(ROW % '<c r="A1"><v>1</v></c>')))
+    central = entry_headers(data, b"xl/worksheets/sheet1.xml")[1]
+    struct.pack_into("<H", data, central + 8, struct.unpack_from("<H", data, central + 8)[0] & ~8)
+    return bytes(data)
+
+
+def zip64_local_sheet(compressed_size_change):
+    """The one-sheet package whose sheet's local header defers both sizes to its ZIP64 field
+    (0xFFFFFFFF in the header), that field's compressed size changed by the given amount."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, text in package(sheet(ROW % '<c r="A1"><v>1</v></c>')):
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 2, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            with z.open(info, "w", force_zip64=name == "xl/worksheets/sheet1.xml") as f:
+                f.write(text.encode("utf-8"))
+    data = bytearray(buffer.getvalue())
+    local = entry_headers(data, b"xl/worksheets/sheet1.xml")[0]
+    struct.pack_into("<II", data, local + 18, 0xFFFFFFFF, 0xFFFFFFFF)
+    extra = local + 30 + struct.unpack_from("<H", data, local + 26)[0]
+    assert struct.unpack_from("<HH", data, extra) == (1, 16)
+    add_to_field(data, extra + 12, compressed_size_change)  # size at +4, compressed size at +12
+    return bytes(data)
+
+
+@case("y_zip64_local_sizes.xlsx", "the sheet's local header gives its sizes only in its ZIP64 extended information"
+      " field (0xFFFFFFFF in the header), equal to the central directory's", "APPNOTE.TXT 4.4.8, 4.4.9, 4.5.3")
+def _():
+    return zip64_local_sheet(0)
+
+
+@case("n_local_header_zip64_size_mismatch.xlsx", "the sheet's local header gives its sizes in its ZIP64 field, with a"
+      " compressed size 1 byte smaller than the central directory's", "APPNOTE.TXT 4.3.7, 4.5.3; docconform SPEC zip"
+      " ambiguity")
+def _():
+    return zip64_local_sheet(-1)
 
 
 @case("n_xml_declaration_encoding_windows_1252.xlsx", "xl/sharedStrings.xml declares encoding=\"windows-1252\" and"

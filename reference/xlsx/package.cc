@@ -238,16 +238,52 @@ std::optional<std::uint64_t> Package::record_offset(std::uint64_t index) const {
   return records_[index];
 }
 
+namespace {
+
+constexpr std::uint64_t deferred_to_zip64 = 0xFFFFFFFF;
+
+// The 8-byte values of the ZIP64 extended information field (APPNOTE 4.5.3) among the extra
+// fields of `length` bytes at extra, in their order: at most `want`, fewer when it is missing or short.
+std::vector<std::uint64_t> zip64_values(const std::uint8_t* extra, std::uint64_t length, std::size_t want) {
+  std::vector<std::uint64_t> values;
+  for (std::uint64_t at = 0; length - at >= 4;) {
+    const std::uint64_t id = load_le(extra + at, 2), bytes = load_le(extra + at + 2, 2);
+    if (bytes > length - at - 4) break;
+    if (id == 0x0001) {
+      for (std::uint64_t k = 0; values.size() < want && 8 * (k + 1) <= bytes; ++k) values.push_back(load_le(extra + at + 4 + 8 * k, 8));
+      break;
+    }
+    at += 4 + bytes;
+  }
+  return values;
+}
+
+}  // namespace
+
 // The local header must agree with the central directory record on the name, the compression
-// method and, unless a data descriptor carries them (flag bit 3), the CRC-32 and the sizes (those
-// ZIP64 defers are checked by libzip): a reader that trusts one and a reader that trusts the other
-// would read different data, or one would reject what the other reads.
+// method, the CRC-32 and the sizes (ZIP64 ones included), each of the last three 0 instead where
+// the local header says a data descriptor carries them: a reader that trusts one and a reader
+// that trusts the other would read different data, or one would reject what the other reads.
 void Package::check_local_header(std::uint64_t index) const {
   if (index >= records_.size()) return;
   const std::uint8_t* central = data_ + records_[index];
-  const std::uint64_t at = load_le(central + 42, 4);
-  if (at == 0xFFFFFFFF) return;  // in the ZIP64 extra field; libzip checks what it reads there
   const std::string& name = names_[index];
+  // Size, compressed size, local header offset: each deferred one is the next ZIP64 value.
+  std::uint64_t central_fields[3] = {load_le(central + 24, 4), load_le(central + 20, 4), load_le(central + 42, 4)};
+  {
+    const std::uint64_t extra_at = records_[index] + 46 + load_le(central + 28, 2), extra_bytes = load_le(central + 30, 2);
+    const std::vector<std::uint64_t> values =
+        extra_at <= size_ && size_ - extra_at >= extra_bytes ? zip64_values(data_ + extra_at, extra_bytes, 3) : std::vector<std::uint64_t>{};
+    std::size_t next = 0;
+    for (std::uint64_t& field : central_fields) {
+      if (field != deferred_to_zip64) continue;
+      if (next == values.size()) {
+        fail(ErrorKind::format, name, record_offset(index), "the central directory record defers a field to a ZIP64 value it lacks");
+      }
+      field = values[next++];
+    }
+  }
+  const std::uint64_t at = central_fields[2];
   if (at > size_ || size_ - at < 30 || load_le(data_ + at, 4) != 0x04034B50) {
     fail(ErrorKind::format, name, at, "no local header where the central directory places it");
   }
@@ -262,22 +298,35 @@ void Package::check_local_header(std::uint64_t index) const {
          "the local header's compression method " + std::to_string(load_le(local + 8, 2)) +
              " differs from the central directory's " + std::to_string(load_le(central + 10, 2)));
   }
-  if ((load_le(local + 6, 2) & 8) != 0) return;
-  if (load_le(local + 14, 4) != load_le(central + 16, 4)) {
+  // A data descriptor after the data (flag bit 3) holds the values the local header could not.
+  const bool descriptor = (load_le(local + 6, 2) & 8) != 0;
+  const std::uint64_t local_crc = load_le(local + 14, 4), central_crc = load_le(central + 16, 4);
+  if (local_crc != central_crc && !(descriptor && local_crc == 0)) {
     char text[96];
     std::snprintf(text, sizeof text, "the local header's CRC-32 %08x differs from the central directory's %08x",
-                  static_cast<unsigned>(load_le(local + 14, 4)), static_cast<unsigned>(load_le(central + 16, 4)));
+                  static_cast<unsigned>(local_crc), static_cast<unsigned>(central_crc));
     fail(ErrorKind::format, name, at + 14, text);
   }
-  for (const int field : {18, 22}) {  // compressed size, then size
-    const std::uint64_t local_size = load_le(local + field, 4);
-    const std::uint64_t central_size = load_le(central + field + 2, 4);
-    if (local_size == 0xFFFFFFFF || central_size == 0xFFFFFFFF) continue;
-    if (local_size != central_size) {
-      fail(ErrorKind::format, name, at + field,
-           std::string("the local header's ") + (field == 18 ? "compressed size " : "size ") +
-               std::to_string(local_size) + " differs from the central directory's " + std::to_string(central_size));
+  // Size, compressed size; a local header that defers either has both in its ZIP64 field.
+  std::uint64_t local_fields[2] = {load_le(local + 22, 4), load_le(local + 18, 4)};
+  if (local_fields[0] == deferred_to_zip64 || local_fields[1] == deferred_to_zip64) {
+    const std::uint64_t extra_at = at + 30 + name_bytes, extra_bytes = load_le(local + 28, 2);
+    const std::vector<std::uint64_t> values =
+        size_ - at - 30 - name_bytes >= extra_bytes ? zip64_values(data_ + extra_at, extra_bytes, 2) : std::vector<std::uint64_t>{};
+    if (values.size() == 2) {
+      local_fields[0] = values[0];
+      local_fields[1] = values[1];
+    } else if (!descriptor) {
+      fail(ErrorKind::format, name, at + 18, "the local header defers its sizes to a ZIP64 field it lacks");
     }
+  }
+  for (const int k : {1, 0}) {  // compressed size, then size
+    if (local_fields[k] == central_fields[k] || (descriptor && (local_fields[k] == 0 || local_fields[k] == deferred_to_zip64))) {
+      continue;
+    }
+    fail(ErrorKind::format, name, at + (k == 1 ? 18 : 22),
+         std::string("the local header's ") + (k == 1 ? "compressed size " : "size ") + std::to_string(local_fields[k]) +
+             " differs from the central directory's " + std::to_string(central_fields[k]));
   }
 }
 

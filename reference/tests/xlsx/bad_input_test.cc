@@ -278,6 +278,17 @@ TEST(XlsxBadInput, ZipEntriesThatReadersCouldReadDifferentlyAreRefused) {
   EXPECT_EQ(e.context().offset, local + 14);
   EXPECT_NE(std::string(e.what()).find("CRC-32"), std::string::npos) << e.what();
 
+  // Flag bit 3: the local header may give zeros, the data descriptor carrying the values; not
+  // other values.
+  bytes = good;
+  bytes[local + 6] |= 8;
+  std::memset(bytes.data() + local + 14, 0, 12);
+  EXPECT_EQ(dump_sha256(load_workbook(bytes, {}, "descriptor.xlsx")), dump_sha256(load_workbook(good, {}, "good.xlsx")));
+  bytes[local + 14] = 1;
+  e = error_of(bytes);
+  EXPECT_EQ(e.context().offset, local + 14);
+  EXPECT_NE(std::string(e.what()).find("CRC-32"), std::string::npos) << e.what();
+
   bytes = good;
   bytes[local + 8] = 0;  // stored, where the central directory says deflated
   e = error_of(bytes);
