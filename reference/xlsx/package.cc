@@ -283,6 +283,13 @@ void Package::check_local_header(std::uint64_t index) const {
       field = values[next++];
     }
   }
+  // A stored entry's data is its bytes: one size for both (encrypted, it has a header besides).
+  const bool encrypted = (load_le(central + 8, 2) & 1) != 0;
+  if (load_le(central + 10, 2) == 0 && !encrypted && central_fields[0] != central_fields[1]) {
+    fail(ErrorKind::format, name, record_offset(index),
+         "stored (not compressed), yet its size " + std::to_string(central_fields[0]) + " differs from its compressed size " +
+             std::to_string(central_fields[1]));
+  }
   const std::uint64_t at = central_fields[2];
   if (at > size_ || size_ - at < 30 || load_le(data_ + at, 4) != 0x04034B50) {
     fail(ErrorKind::format, name, at, "no local header where the central directory places it");

@@ -328,6 +328,17 @@ TEST(XlsxBadInput, AStatedSizeOtherThanTheDataIsIgnored) {
   }
 }
 
+// Stored, a part is its bytes: a size other than its compressed size is refused at its record.
+TEST(XlsxBadInput, AStoredPartWhoseSizesDifferIsRefused) {
+  const std::string part = "xl/worksheets/sheet1.xml";
+  std::string bytes = workbook_with_sheet(sheet(rows_of_numbers(3)), "", {}, /*stored=*/true);
+  patch_declared_size(bytes, part, central_field(bytes, part, central_compressed_size) + 1);
+  const Error e = error_of(bytes);
+  EXPECT_EQ(e.context().part, part);
+  EXPECT_EQ(bytes.compare(static_cast<std::size_t>(e.context().offset.value_or(0)), 4, "PK\x01\x02"), 0) << e.what();
+  EXPECT_NE(std::string(e.what()).find("stored (not compressed), yet its size"), std::string::npos) << e.what();
+}
+
 // XML without row starts (a bomb of anything but rows) stops at max_row_bytes in every mode,
 // before a streaming load holds more; the same gap between two rows is refused too.
 TEST(XlsxBadInput, RowGapLimitHoldsInEveryMode) {

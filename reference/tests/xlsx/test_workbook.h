@@ -40,8 +40,9 @@ inline std::vector<std::pair<std::string, std::string>> with_content_types(
 
 // A workbook with one sheet "S" whose part is sheet_xml (a full document), and shared strings
 // when sst is not empty (the content of <sst>).
+// stored: every entry stored, not deflated.
 inline std::string workbook_with_sheet(const std::string& sheet_xml, const std::string& sst = "",
-                                       std::vector<std::pair<std::string, std::string>> extra = {}) {
+                                       std::vector<std::pair<std::string, std::string>> extra = {}, bool stored = false) {
   std::vector<std::pair<std::string, std::string>> wb_rels{{"worksheet", "worksheets/sheet1.xml"}};
   if (!sst.empty()) wb_rels.push_back({"sharedStrings", "sharedStrings.xml"});
   std::vector<std::pair<std::string, std::string>> entries{
@@ -53,7 +54,8 @@ inline std::string workbook_with_sheet(const std::string& sheet_xml, const std::
   };
   if (!sst.empty()) entries.push_back({"xl/sharedStrings.xml", std::string("<sst xmlns=\"") + ns_main + "\">" + sst + "</sst>"});
   for (auto& e : extra) entries.push_back(std::move(e));
-  return build_zip(with_content_types(std::move(entries)));
+  auto all = with_content_types(std::move(entries));
+  return build_zip(all, std::vector<bool>(all.size(), stored));
 }
 
 // A sheet document around the given <sheetData> content.
