@@ -4,8 +4,8 @@
 #include <cstring>
 #include <functional>
 #include <set>
-#include <tuple>
 #include <string_view>
+#include <tuple>
 #include <utility>
 
 #include "docconform/error.h"
@@ -340,7 +340,8 @@ void Document::load_xref() {
   const auto check_in_file = [&](std::uint64_t offset, const ErrorContext& from, const std::string& name) {
     if (offset >= size) {
       throw Error(ErrorKind::format, from,
-                  name + " gives offset " + written(offset) + ", beyond the end of the file (" + std::to_string(size) + " bytes)");
+                  name + " gives offset " + written(offset) + ", beyond the end of the file (" + std::to_string(size) +
+                      " bytes)");
     }
   };
   // What gave the offset of the xref stream being read, and what it should find there: where no
@@ -357,7 +358,9 @@ void Document::load_xref() {
                   stream_name + " gives offset " + written(offset) + ", where no " + stream_kind + " starts (" + e.message() +
                       at + ")");
     }
-    if (num > UINT32_MAX || gen > UINT32_MAX) throw Error(ErrorKind::format, {file, "xref stream", offset}, "object number out of range");
+    if (num > UINT32_MAX || gen > UINT32_MAX) {
+      throw Error(ErrorKind::format, {file, "xref stream", offset}, "object number out of range");
+    }
     if (num == 0) {
       throw Error(ErrorKind::format, {file, "xref stream", offset},
                   "object number 0 (object numbers are positive, ISO 32000-2 7.3.10)");

@@ -250,7 +250,9 @@ std::vector<std::uint64_t> zip64_values(const std::uint8_t* extra, std::uint64_t
     const std::uint64_t id = load_le(extra + at, 2), bytes = load_le(extra + at + 2, 2);
     if (bytes > length - at - 4) break;
     if (id == 0x0001) {
-      for (std::uint64_t k = 0; values.size() < want && 8 * (k + 1) <= bytes; ++k) values.push_back(load_le(extra + at + 4 + 8 * k, 8));
+      for (std::uint64_t k = 0; values.size() < want && 8 * (k + 1) <= bytes; ++k) {
+        values.push_back(load_le(extra + at + 4 + 8 * k, 8));
+      }
       break;
     }
     at += 4 + bytes;
@@ -271,14 +273,17 @@ void Package::check_local_header(std::uint64_t index) const {
   // Size, compressed size, local header offset: each deferred one is the next ZIP64 value.
   std::uint64_t central_fields[3] = {load_le(central + 24, 4), load_le(central + 20, 4), load_le(central + 42, 4)};
   {
-    const std::uint64_t extra_at = records_[index] + 46 + load_le(central + 28, 2), extra_bytes = load_le(central + 30, 2);
-    const std::vector<std::uint64_t> values =
-        extra_at <= size_ && size_ - extra_at >= extra_bytes ? zip64_values(data_ + extra_at, extra_bytes, 3) : std::vector<std::uint64_t>{};
+    const std::uint64_t extra_at = records_[index] + 46 + load_le(central + 28, 2);
+    const std::uint64_t extra_bytes = load_le(central + 30, 2);
+    const std::vector<std::uint64_t> values = extra_at <= size_ && size_ - extra_at >= extra_bytes
+                                                  ? zip64_values(data_ + extra_at, extra_bytes, 3)
+                                                  : std::vector<std::uint64_t>{};
     std::size_t next = 0;
     for (std::uint64_t& field : central_fields) {
       if (field != deferred_to_zip64) continue;
       if (next == values.size()) {
-        fail(ErrorKind::format, name, record_offset(index), "the central directory record defers a field to a ZIP64 value it lacks");
+        fail(ErrorKind::format, name, record_offset(index),
+             "the central directory record defers a field to a ZIP64 value it lacks");
       }
       field = values[next++];
     }
@@ -318,8 +323,9 @@ void Package::check_local_header(std::uint64_t index) const {
   std::uint64_t local_fields[2] = {load_le(local + 22, 4), load_le(local + 18, 4)};
   if (local_fields[0] == deferred_to_zip64 || local_fields[1] == deferred_to_zip64) {
     const std::uint64_t extra_at = at + 30 + name_bytes, extra_bytes = load_le(local + 28, 2);
-    const std::vector<std::uint64_t> values =
-        size_ - at - 30 - name_bytes >= extra_bytes ? zip64_values(data_ + extra_at, extra_bytes, 2) : std::vector<std::uint64_t>{};
+    const std::vector<std::uint64_t> values = size_ - at - 30 - name_bytes >= extra_bytes
+                                                  ? zip64_values(data_ + extra_at, extra_bytes, 2)
+                                                  : std::vector<std::uint64_t>{};
     if (values.size() == 2) {
       local_fields[0] = values[0];
       local_fields[1] = values[1];

@@ -60,7 +60,9 @@ TEST(Recover, MissingStartxrefOrStartxrefIntoAnObjectIsRebuilt) {
   std::string missing = pdf;
   missing.replace(missing.rfind("startxref"), 9, "startxrex");
   EXPECT_NE(recovered_line(recovered_dump(missing)).find("(startxref): no 'startxref'"), std::string::npos);
-  EXPECT_NE(recovered_line(recovered_dump(with_startxref(pdf, "40"))).find("(startxref): startxref gives offset 40, where no cross-reference section starts"), std::string::npos);
+  EXPECT_NE(recovered_line(recovered_dump(with_startxref(pdf, "40")))
+                .find("(startxref): startxref gives offset 40, where no cross-reference section starts"),
+            std::string::npos);
 }
 
 TEST(Recover, EntriesPointingAtAnotherObjectOrPastTheEndAreRebuilt) {

@@ -39,8 +39,7 @@ inline std::vector<std::pair<std::string, std::string>> with_content_types(
 }
 
 // A workbook with one sheet "S" whose part is sheet_xml (a full document), and shared strings
-// when sst is not empty (the content of <sst>).
-// stored: every entry stored, not deflated.
+// when sst is not empty (the content of <sst>); every entry stored, not deflated, when stored.
 inline std::string workbook_with_sheet(const std::string& sheet_xml, const std::string& sst = "",
                                        std::vector<std::pair<std::string, std::string>> extra = {}, bool stored = false) {
   std::vector<std::pair<std::string, std::string>> wb_rels{{"worksheet", "worksheets/sheet1.xml"}};
