@@ -67,13 +67,19 @@ def package(sheet_xml, sst=None, extra=(), wb=None, wb_rels=None, root_rels=None
     return entries
 
 
-def write_zip(path, entries):
+def write_zip(path, entries, zip64=()):
+    """zip64: names of the entries written with ZIP64 fields in their local headers."""
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
         for name, data in entries:
             info = zipfile.ZipInfo(name, date_time=(1980, 1, 2, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
-            z.writestr(info, data.encode("utf-8") if isinstance(data, str) else data)
+            data = data.encode("utf-8") if isinstance(data, str) else data
+            if name in zip64:
+                with z.open(info, "w", force_zip64=True) as f:
+                    f.write(data)
+            else:
+                z.writestr(info, data)
 
 
 def cells(*cs):
@@ -576,13 +582,7 @@ def zip64_local_sheet(compressed_size_change):
     """The one-sheet package whose sheet's local header defers both sizes to its ZIP64 field
     (0xFFFFFFFF in the header), that field's compressed size changed by the given amount."""
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as z:
-        for name, text in package(sheet(ROW % '<c r="A1"><v>1</v></c>')):
-            info = zipfile.ZipInfo(name, date_time=(1980, 1, 2, 0, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            with z.open(info, "w", force_zip64=name == "xl/worksheets/sheet1.xml") as f:
-                f.write(text.encode("utf-8"))
+    write_zip(buffer, package(sheet(ROW % '<c r="A1"><v>1</v></c>')), zip64=("xl/worksheets/sheet1.xml",))
     data = bytearray(buffer.getvalue())
     local = entry_headers(data, b"xl/worksheets/sheet1.xml")[0]
     struct.pack_into("<II", data, local + 18, 0xFFFFFFFF, 0xFFFFFFFF)

@@ -329,33 +329,37 @@ void Document::load_xref() {
   std::vector<XrefEntry> table;  // the merged chain, newest entry first to fill a number
   std::set<std::uint64_t> visited;
   std::uint64_t next = startxref_ + header_offset_;
-  // What gave `next`, so that an offset past the end is reported where it is written.
-  ErrorContext next_from{file, "startxref", startxref_at};
-  std::string next_name = "startxref";
+  // What wrote an offset of the chain (startxref, or the trailer holding /Prev or /XRefStm, and
+  // the name), so that a bad offset is reported where it is written.
+  struct OffsetSource {
+    ErrorContext at;
+    std::string name;
+  };
+  OffsetSource next_from{{file, "startxref", startxref_at}, "startxref"};  // of `next`
   // An offset as written (counted from %PDF-, rule 1), and its place in the file when that differs.
   const auto written = [&](std::uint64_t offset) {
     return std::to_string(offset - header_offset_) +
            (header_offset_ != 0 ? " (byte " + std::to_string(offset) + " of the file)" : std::string());
   };
-  const auto check_in_file = [&](std::uint64_t offset, const ErrorContext& from, const std::string& name) {
+  const auto check_in_file = [&](std::uint64_t offset, const OffsetSource& from) {
     if (offset >= size) {
-      throw Error(ErrorKind::format, from,
-                  name + " gives offset " + written(offset) + ", beyond the end of the file (" + std::to_string(size) +
+      throw Error(ErrorKind::format, from.at,
+                  from.name + " gives offset " + written(offset) + ", beyond the end of the file (" + std::to_string(size) +
                       " bytes)");
     }
   };
   // What gave the offset of the xref stream being read, and what it should find there: where no
   // object header starts, that offset is the fault, reported where it is written.
-  ErrorContext stream_from = next_from;
-  std::string stream_name = next_name, stream_kind;
+  OffsetSource stream_from = next_from;
+  const char* stream_kind = "";
   const auto read_stream_object = [&](std::uint64_t offset, std::uint64_t& num) {
     std::uint64_t gen = 0;
     try {
       std::tie(num, gen) = read_object_header(source_, offset, limits_);
     } catch (const Error& e) {
       const std::string at = e.context().offset ? " at offset " + std::to_string(*e.context().offset) : "";
-      throw Error(ErrorKind::format, stream_from,
-                  stream_name + " gives offset " + written(offset) + ", where no " + stream_kind + " starts (" + e.message() +
+      throw Error(ErrorKind::format, stream_from.at,
+                  stream_from.name + " gives offset " + written(offset) + ", where no " + stream_kind + " starts (" + e.message() +
                       at + ")");
     }
     if (num > UINT32_MAX || gen > UINT32_MAX) {
@@ -377,7 +381,7 @@ void Document::load_xref() {
     if (sections_.size() >= limits_.max_xref_sections) {
       throw Error(ErrorKind::limit, {file, "xref", next}, "more than max_xref_sections cross-reference sections");
     }
-    check_in_file(next, next_from, next_name);
+    check_in_file(next, next_from);
     XrefSection section;
     section.offset = next - header_offset_;
     MergedTable merged_table{table, header_offset_, *memory_, {file, "xref", next}, static_cast<std::uint32_t>(sections_.size())};
@@ -397,10 +401,9 @@ void Document::load_xref() {
         }
         const std::uint64_t stm_at = static_cast<std::uint64_t>(stm->integer) + header_offset_;
         if (!visited.insert(stm_at).second) throw Error(ErrorKind::format, {file, "xref", stm_at}, "/XRefStm points at a section already read");
-        check_in_file(stm_at, {file, "trailer", trailer_at}, "/XRefStm");
-        stream_from = {file, "trailer", trailer_at};
-        stream_name = "/XRefStm";
+        stream_from = {{file, "trailer", trailer_at}, "/XRefStm"};
         stream_kind = "xref stream";
+        check_in_file(stm_at, stream_from);
         EntryList stream_list;
         read_xref_stream(*this, stm_at, stream_list, read_stream_object);
         const Entries& stream_entries = stream_list.entries;
@@ -423,7 +426,6 @@ void Document::load_xref() {
       merged_table.add_all(entries);
     } else {
       stream_from = next_from;
-      stream_name = next_name;
       stream_kind = "cross-reference section";
       XrefStreamSection read = read_xref_stream(*this, next, merged_table, read_stream_object);
       trailer = std::move(read.dictionary);
@@ -437,8 +439,7 @@ void Document::load_xref() {
     if (prev->kind != Kind::integer || prev->integer < 0) {
       throw Error(ErrorKind::format, {file, "trailer", trailer_at}, "/Prev is not an offset");
     }
-    next_from = {file, "trailer", trailer_at};
-    next_name = "/Prev";
+    next_from = {{file, "trailer", trailer_at}, "/Prev"};
     next = static_cast<std::uint64_t>(prev->integer) + header_offset_;
   }
   // §7.5.5 (/Size): an object whose number is greater than the newest trailer's /Size is missing.
